@@ -1,0 +1,39 @@
+"""Highlighted citations for HTML output: a span per flagged citation, classed by severity and
+finding kind, with the reasons as its tooltip, and a small stylesheet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import panflute as pf
+
+from citecore.annotate import Flag, append_header_include
+from citecore.extract.markdown import CiteGroup
+
+STYLESHEET = """<style>
+.citecheck { border-bottom: 2px solid; cursor: help; padding: 0 1px; }
+.citecheck::after { font-size: 0.7em; vertical-align: super; font-weight: bold;
+  margin-left: 1px; content: attr(data-citecheck); }
+.citecheck-error { background: #fdecea; border-color: #b71c1c; }
+.citecheck-error::after { color: #b71c1c; }
+.citecheck-warning { background: #fff4e5; border-color: #a14d00; }
+.citecheck-warning::after { color: #a14d00; }
+</style>"""
+
+
+def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
+    """Wrap each flagged Cite in `<span class="citecheck citecheck-error …" title="…">`."""
+    if not flagged:
+        return
+    append_header_include(doc, pf.RawBlock(STYLESHEET, format="html"))
+    for group, flag in flagged:
+        kinds = dict.fromkeys(line.split(":", 1)[0] for line in flag.lines)
+        container = group.element.container
+        index = container.index(group.element)
+        span = pf.Span(
+            classes=["citecheck", f"citecheck-{flag.severity.value}"]
+            + [f"citecheck-{kind}" for kind in kinds],
+            attributes={"title": "\n".join(flag.lines), "data-citecheck": " ".join(kinds)},
+        )
+        container[index] = span
+        span.content.append(group.element)

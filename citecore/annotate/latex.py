@@ -1,0 +1,70 @@
+"""Margin notes for LaTeX/PDF output: the citation coloured, a short note in the margin.
+
+`\\marginpar` is used in running text because LaTeX stacks margin pars so they never overlap; in
+footnotes, tables and captions, where `\\marginpar` is not allowed, the note is set inline instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import panflute as pf
+
+from citecore.annotate import Flag, append_header_include, insert_around
+from citecore.extract.markdown import CiteGroup
+
+_PREAMBLE = r"""\usepackage{xcolor}
+\definecolor{citecheck-error}{HTML}{B71C1C}
+\definecolor{citecheck-warning}{HTML}{A14D00}
+\definecolor{citecheck-info}{HTML}{0D47A1}
+\DeclareRobustCommand{\citecheckMark}[2]{{\color{citecheck-#1}#2}}
+\DeclareRobustCommand{\citecheckNote}[2]{\marginpar{\raggedright\footnotesize
+  \color{citecheck-#1}\textbf{citecheck:} #2}}
+\DeclareRobustCommand{\citecheckInlineNote}[2]{{\footnotesize\color{citecheck-#1}%
+  \,[\textbf{citecheck:} #2]}}
+"""
+# A draft needs a margin wide enough to read; used only when the writer set no geometry.
+_DRAFT_GEOMETRY = (
+    "top=1in",
+    "bottom=1in",
+    "left=1in",
+    "right=2.5in",
+    "marginparwidth=2in",
+    "marginparsep=0.2in",
+)
+_INLINE_CONTEXTS = {"note", "table", "caption", "metadata"}
+_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "^": r"\textasciicircum{}",
+    "_": r"\_",
+    "%": r"\%",
+    "~": r"\textasciitilde{}",
+}
+
+
+def escape_latex(text: str) -> str:
+    """`text` safe to typeset in LaTeX: special characters escaped."""
+    return "".join(_SPECIALS.get(char, char) for char in text)
+
+
+def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
+    """Colour each flagged citation and put its note in the margin (inline where no margin
+    note is allowed); add the preamble and, if the writer set none, a draft geometry."""
+    if not flagged:
+        return
+    append_header_include(doc, pf.RawBlock(_PREAMBLE, format="latex"))
+    if "geometry" not in doc.metadata.content:
+        doc.metadata["geometry"] = pf.MetaList(*(pf.MetaString(g) for g in _DRAFT_GEOMETRY))
+    for group, flag in flagged:
+        level = flag.severity.value
+        contexts = {c.context for c in group.citations}
+        command = "citecheckInlineNote" if contexts & _INLINE_CONTEXTS else "citecheckNote"
+        note = pf.RawInline(
+            "}" + f"\\{command}{{{level}}}{{{escape_latex(flag.text())}}}", format="latex"
+        )
+        insert_around(group.element, pf.RawInline(f"\\citecheckMark{{{level}}}{{", "latex"), note)

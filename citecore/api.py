@@ -1,0 +1,147 @@
+"""What the shells call: one pipeline from a document to a CheckResult.
+
+extract → load bibliography → verify → (ground: later) → policy → (emit: the caller's choice).
+The pandoc filter, the `check` command and the Quarto shim all go through `check_document`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import panflute as pf
+
+from citecore.bib.loader import load_bibliographies, resolve_bibliography
+from citecore.checks import citation_findings, finding, reference_findings, verdict_findings
+from citecore.extract.locate import SourceFile
+from citecore.extract.markdown import MarkdownExtraction, extract_citations, nocite_keys
+from citecore.model import (
+    Bibliography,
+    CheckResult,
+    Finding,
+    FindingKind,
+    ReferenceResult,
+    ReferenceVerdict,
+)
+from citecore.options import Options
+from citecore.pandoc import read_markdown
+from citecore.verify import Verifier
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentCheck:
+    """A CheckResult and the extraction it came from (whose Cite elements annotation decorates)."""
+
+    result: CheckResult
+    extraction: MarkdownExtraction
+
+
+def metadata_options(doc: pf.Doc) -> dict[str, Any]:
+    """The `citecheck:` metadata map of a document, as plain values (an options layer)."""
+    value = doc.get_metadata("citecheck", default={})
+    return dict(value) if isinstance(value, Mapping) else {}
+
+
+def _as_names(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]
+
+
+def load_document_bibliography(
+    doc: pf.Doc, options: Options, search_dirs: Sequence[Path], sources: Sequence[SourceFile]
+) -> Bibliography:
+    """Every bibliography the document names (`bibliography:`, then `--bib` ones), then its
+    inline `references:`; relative paths are tried as given, then under `search_dirs`."""
+    names = [*_as_names(doc.get_metadata("bibliography")), *options.bibliographies]
+    paths = list(dict.fromkeys(resolve_bibliography(n, search_dirs) for n in names))
+    inline = doc.get_metadata("references", default=[])
+    return load_bibliographies(
+        paths,
+        inline if isinstance(inline, list) else [],
+        inline_file=sources[0].name if sources else "<metadata>",
+        inline_text=sources[0].text if sources else None,
+    )
+
+
+def _results(
+    bibliography: Bibliography, verified: Mapping[str, ReferenceResult]
+) -> dict[str, ReferenceResult]:
+    """A result for every entry: the verifier's verdict, else `unchecked`; unparsed entries too."""
+    results = {
+        key: verified.get(key, ReferenceResult(key, ReferenceVerdict.UNCHECKED))
+        for key in bibliography.references
+    }
+    for entry in bibliography.unparsed:
+        if entry.key and entry.key not in results:
+            results[entry.key] = ReferenceResult(
+                entry.key, ReferenceVerdict.UNPARSED, notes=(entry.reason,)
+            )
+    return results
+
+
+def _sort_key(item: Finding) -> tuple[str, int, int, str]:
+    """Document order: by file and line, errors before warnings on the same line."""
+    location = item.location
+    return (
+        location.file if location else "",
+        (location.line or 0) if location else 0,
+        -item.severity.rank,
+        item.key or "",
+    )
+
+
+def check_document(
+    doc: pf.Doc,
+    options: Options,
+    *,
+    sources: Sequence[SourceFile] = (),
+    search_dirs: Sequence[Path] = (),
+    verifier: Verifier | None = None,
+) -> DocumentCheck:
+    """Run the pipeline over one pandoc document; raises only for unusable input (a missing
+    bibliography, an unreadable file), never for problems in the citations themselves."""
+    extraction = extract_citations(doc, sources)
+    citations = extraction.citations
+    bibliography = load_document_bibliography(doc, options, search_dirs, sources)
+    cited_keys = dict.fromkeys(c.key for c in citations)
+    cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
+    verified = verifier.verify(cited) if verifier is not None else {}
+    nocite, nocite_all = nocite_keys(doc)
+    findings: list[Finding] = [
+        *reference_findings(bibliography, options.today),
+        *citation_findings(citations, bibliography, nocite, nocite_all),
+        *verdict_findings(verified, bibliography),
+        *(
+            finding(
+                FindingKind.UNMAPPED,
+                f"citation of '{c.key}' could not be mapped to a line of the source",
+                c.key,
+                c.location,
+            )
+            for c in extraction.unmapped
+        ),
+    ]
+    result = CheckResult(
+        documents=tuple(s.name for s in sources) or ("<stdin>",),
+        bibliography=bibliography,
+        citations=citations,
+        references=_results(bibliography, verified),
+        findings=tuple(sorted(findings, key=_sort_key)),
+    )
+    return DocumentCheck(result, extraction)
+
+
+def check_markdown_file(
+    path: Path, options: Options, verifier: Verifier | None = None
+) -> DocumentCheck:
+    """Read a Markdown/Quarto/R Markdown file with pandoc's reader and check it."""
+    doc = read_markdown(path)
+    source = SourceFile(str(path), path.read_text(encoding="utf-8", errors="replace"))
+    return check_document(
+        doc, options, sources=(source,), search_dirs=(path.parent,), verifier=verifier
+    )

@@ -1,0 +1,1 @@
+"""Bibliography loading: BibTeX/BibLaTeX, CSL JSON, CSL YAML and inline references."""

@@ -1,0 +1,255 @@
+"""BibTeX and BibLaTeX files read into References with bibtexparser v2.
+
+The layers follow bibtexparser's own: split the file into blocks (bibtexparser), expand `@string`
+macros and `#` concatenation, inherit `crossref` parents, then decode LaTeX into plain text and map
+fields onto a Reference. A block that fails to parse becomes an UnparsedEntry with its line; the
+rest of the file is still read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import bibtexparser
+from bibtexparser import model as bibmodel
+
+from citecore.bib.latex_text import decode_latex
+from citecore.bib.names import parse_bibtex_names
+from citecore.identifiers import (
+    arxiv_from_doi,
+    arxiv_in_text,
+    doi_in_url,
+    normalize_arxiv,
+    normalize_doi,
+    normalize_isbn,
+)
+from citecore.model import Reference, SourceLocation, UnparsedEntry
+
+_MONTHS = {
+    m: str(i)
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "eventtitle")
+_FIELD_RENAMES_FROM_PARENT = {"title": "booktitle", "subtitle": "booksubtitle"}
+
+
+@dataclass(frozen=True, slots=True)
+class BibtexFile:
+    """What one .bib file holds: its entries in order, its duplicates, its unparsed blocks."""
+
+    references: tuple[Reference, ...]
+    duplicates: tuple[Reference, ...]
+    unparsed: tuple[UnparsedEntry, ...]
+
+
+def _split_concatenation(value: str) -> list[str]:
+    """Split a raw field value on `#` outside braces and quotes."""
+    parts, depth, quoted, current = [], 0, False, []
+    for char in value:
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == '"' and depth == 0:
+            quoted = not quoted
+        if char == "#" and depth == 0 and not quoted:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [p.strip() for p in parts]
+
+
+def expand_value(raw: str, strings: Mapping[str, str]) -> str:
+    """A raw BibTeX value with `@string` macros, month names and `#` concatenation resolved and
+    the outer `{…}` / `"…"` delimiters removed (inner braces are kept for the LaTeX decoder)."""
+    out = []
+    for part in _split_concatenation(raw):
+        if (len(part) >= 2 and part[0] == "{" and part[-1] == "}") or (
+            len(part) >= 2 and part[0] == '"' and part[-1] == '"'
+        ):
+            out.append(part[1:-1])
+        elif part.lower() in strings:
+            out.append(strings[part.lower()])
+        elif part.lower() in _MONTHS:
+            out.append(_MONTHS[part.lower()])
+        else:
+            out.append(part)
+    return "".join(out)
+
+
+_VALUE_PART = re.compile(r'^(?:\{.*\}|".*"|\d+|[A-Za-z_][\w:.+/\-]*)$', re.DOTALL)
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def malformed_field(entry: bibmodel.Entry) -> str | None:
+    """Why an entry that bibtexparser accepted would still stop BibTeX, or None.
+
+    bibtexparser is lenient: it reads `author = Smith and Jones` (no delimiters), `year = ,`
+    (no value) or unbalanced braces inside a value; BibTeX rejects all three, and so do we."""
+    for item in entry.fields:
+        raw = str(item.value).strip()
+        if not item.key.strip():
+            return f"a field without a name (value {raw[:40]!r})"
+        if not raw:
+            return f"field '{item.key}' has no value"
+        for part in _split_concatenation(raw):
+            if not _VALUE_PART.match(part):
+                return (
+                    f"field '{item.key}': {part[:40]!r} is not braced, quoted, a number "
+                    "or a @string name"
+                )
+            inner = part[1:-1] if part[0] in '{"' else part
+            if not _balanced(inner):
+                return f"field '{item.key}' has unbalanced braces"
+    return None
+
+
+def _fields(entry: bibmodel.Entry, strings: Mapping[str, str]) -> dict[str, str]:
+    """An entry's fields, lower-cased names, values expanded (first occurrence wins)."""
+    fields: dict[str, str] = {}
+    for item in entry.fields:
+        fields.setdefault(item.key.lower(), expand_value(str(item.value), strings))
+    return fields
+
+
+def _inherit(fields: dict[str, str], parent: Mapping[str, str]) -> dict[str, str]:
+    """`crossref` inheritance as biblatex does it: missing fields come from the parent, whose
+    `title` becomes the child's `booktitle`."""
+    merged = dict(fields)
+    for name, value in parent.items():
+        target = _FIELD_RENAMES_FROM_PARENT.get(name, name)
+        if name in ("ids", "crossref", "key"):
+            continue
+        merged.setdefault(target, value)
+    return merged
+
+
+def _year(fields: Mapping[str, str]) -> tuple[int | None, str, str]:
+    """(year as int or None, the year text as written, the full date if given)."""
+    date = decode_latex(fields.get("date", ""))
+    text = decode_latex(fields.get("year", "")) or date[:4]
+    match = re.fullmatch(r"\s*(\d{4})\s*", text)
+    if not date and match and fields.get("month"):
+        month = decode_latex(fields["month"])
+        date = f"{match.group(1)}-{int(month):02d}" if month.isdigit() else ""
+    return (int(match.group(1)) if match else None), text, date
+
+
+def _arxiv_id(fields: Mapping[str, str], doi: str) -> str:
+    """The arXiv id from `eprint` (with an arXiv eprint type), a DOI, the venue or the URL."""
+    eprint_type = (fields.get("archiveprefix") or fields.get("eprinttype") or "").lower()
+    if fields.get("eprint") and eprint_type in ("arxiv", ""):
+        candidate = normalize_arxiv(decode_latex(fields["eprint"]))
+        if eprint_type == "arxiv" or re.match(r"^\d{4}\.\d{4,5}", candidate):
+            return candidate
+    if fields.get("arxiv"):
+        return normalize_arxiv(decode_latex(fields["arxiv"]))
+    return arxiv_from_doi(doi) or arxiv_in_text(
+        " ".join(
+            fields.get(f, "") for f in ("journal", "journaltitle", "url", "note", "howpublished")
+        )
+    )
+
+
+def to_reference(
+    key: str, entry_type: str, fields: Mapping[str, str], location: SourceLocation
+) -> Reference:
+    """Map expanded BibTeX fields onto a Reference, decoding LaTeX."""
+    text = {name: decode_latex(value) for name, value in fields.items() if name != "file"}
+    doi = normalize_doi(text.get("doi", "")) or doi_in_url(text.get("url", ""))
+    year, year_text, date = _year(fields)
+    title = text.get("title", "")
+    if text.get("subtitle"):
+        title = f"{title}: {text['subtitle']}"
+    eprint_type = (text.get("eprinttype") or "").lower()
+    return Reference(
+        key=key,
+        entry_type=entry_type.lower(),
+        location=location,
+        title=title,
+        authors=parse_bibtex_names(fields.get("author", "")),
+        editors=parse_bibtex_names(fields.get("editor", "")),
+        year=year,
+        year_text=year_text,
+        date=date,
+        venue=next((text[f] for f in _VENUE_FIELDS if text.get(f)), ""),
+        volume=text.get("volume", ""),
+        issue=text.get("number", "") or text.get("issue", ""),
+        pages=text.get("pages", ""),
+        publisher=text.get("publisher", "")
+        or text.get("school", "")
+        or text.get("institution", ""),
+        doi=doi,
+        arxiv_id=_arxiv_id(fields, doi),
+        pmid=text.get("pmid", "") or (text.get("eprint", "") if eprint_type == "pubmed" else ""),
+        pmcid=text.get("pmcid", ""),
+        isbn=normalize_isbn(text.get("isbn", "")) if text.get("isbn") else "",
+        url=text.get("url", ""),
+        files=(fields["file"],) if fields.get("file") else (),
+    )
+
+
+def _failure_reason(block: bibmodel.ParsingFailedBlock) -> str:
+    error = block.error
+    reason = getattr(error, "abort_reason", "") or str(error) or type(error).__name__
+    return " ".join(str(reason).split())
+
+
+def _key_in_raw(raw: str) -> str | None:
+    match = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s]+)\s*,", raw)
+    return match.group(1) if match else None
+
+
+def parse_bibtex(text: str, file: str) -> BibtexFile:
+    """Read BibTeX/BibLaTeX source text; never raises on malformed entries (they are unparsed)."""
+    library = bibtexparser.parse_string(text, parse_stack=[])
+    strings: dict[str, str] = {}
+    for block in library.strings:
+        strings[block.key.lower()] = expand_value(str(block.value), strings)
+    expanded = {e.key: _fields(e, strings) for e in library.entries}
+    folded = {k.lower(): v for k, v in expanded.items()}
+
+    def reference(entry: bibmodel.Entry, fields: dict[str, str], line: int) -> Reference:
+        parent_key = fields.get("crossref", "").strip().lower()
+        if parent_key in folded:
+            fields = _inherit(fields, folded[parent_key])
+        return to_reference(entry.key, entry.entry_type, fields, SourceLocation(file, line + 1))
+
+    references, duplicates, unparsed = [], [], []
+    for entry in library.entries:
+        problem = malformed_field(entry)
+        if problem is None:
+            references.append(reference(entry, expanded[entry.key], entry.start_line))
+        else:
+            location = SourceLocation(file, entry.start_line + 1)
+            unparsed.append(UnparsedEntry(location, problem, entry.raw, entry.key))
+    for block in library.failed_blocks:
+        location = SourceLocation(file, block.start_line + 1)
+        entry = block.ignore_error_block
+        if isinstance(block, bibmodel.DuplicateBlockKeyBlock) and isinstance(entry, bibmodel.Entry):
+            duplicates.append(reference(entry, _fields(entry, strings), block.start_line))
+        elif isinstance(block, bibmodel.DuplicateFieldKeyBlock) and isinstance(
+            entry, bibmodel.Entry
+        ):
+            # BibTeX and biber keep the first of a repeated field and go on; so do we.
+            references.append(reference(entry, _fields(entry, strings), block.start_line))
+        else:
+            unparsed.append(
+                UnparsedEntry(location, _failure_reason(block), block.raw, _key_in_raw(block.raw))
+            )
+    references.sort(key=lambda r: r.location.line or 0)
+    return BibtexFile(tuple(references), tuple(duplicates), tuple(unparsed))

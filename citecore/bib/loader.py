@@ -1,0 +1,98 @@
+"""Load every bibliography a document names into one Bibliography, in pandoc's order.
+
+Files are read in the order given, then inline `references:`. The first definition of a key wins
+(as in pandoc's citeproc); every later one is kept as a duplicate so it can be reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from citecore.bib.bibtex import parse_bibtex
+from citecore.bib.csl import csl_items_to_references, parse_csl_json, parse_csl_yaml
+from citecore.errors import BibliographyNotFoundError, InputError
+from citecore.model import Bibliography, Reference, UnparsedEntry
+
+_BIBTEX_SUFFIXES = {".bib", ".bibtex", ".biblatex"}
+_JSON_SUFFIXES = {".json"}
+_YAML_SUFFIXES = {".yaml", ".yml"}
+
+
+def resolve_bibliography(name: str, search_dirs: Sequence[Path]) -> Path:
+    """The file a bibliography name refers to: as given, else under each search folder in turn."""
+    given = Path(name).expanduser()
+    candidates = [given] if given.is_absolute() else [given, *(d / given for d in search_dirs)]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    looked = ", ".join(str(c) for c in dict.fromkeys(candidates))
+    raise BibliographyNotFoundError(f"bibliography {name!r} not found (looked at {looked})")
+
+
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read bibliography: {exc.strerror}") from exc
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")  # older .bib files are often Latin-1; every byte decodes
+
+
+def read_bibliography_file(
+    path: Path,
+) -> tuple[list[Reference], list[Reference], list[UnparsedEntry]]:
+    """(references, duplicate definitions within the file, unparsed entries) of one file."""
+    text = _read_text(path)
+    suffix = path.suffix.lower()
+    if suffix in _BIBTEX_SUFFIXES:
+        parsed = parse_bibtex(text, str(path))
+        return list(parsed.references), list(parsed.duplicates), list(parsed.unparsed)
+    if suffix in _JSON_SUFFIXES:
+        references, unparsed = parse_csl_json(text, str(path))
+        return references, [], unparsed
+    if suffix in _YAML_SUFFIXES:
+        references, unparsed = parse_csl_yaml(text, str(path))
+        return references, [], unparsed
+    raise InputError(
+        f"{path}: unsupported bibliography format {suffix!r} (use .bib, CSL .json or CSL .yaml)"
+    )
+
+
+def load_bibliographies(
+    paths: Iterable[Path],
+    inline_references: Sequence[Mapping[str, Any]] = (),
+    inline_file: str = "<metadata>",
+    inline_text: str | None = None,
+) -> Bibliography:
+    """Every entry of every file in `paths`, then of `inline_references` (a document's
+    `references:` metadata, located in `inline_text` when given), merged by key."""
+    by_key: dict[str, Reference] = {}
+    duplicates: list[Reference] = []
+    unparsed: list[UnparsedEntry] = []
+    sources: list[str] = []
+
+    def add(references: Iterable[Reference]) -> None:
+        for reference in references:
+            if reference.key in by_key:
+                duplicates.append(reference)
+            else:
+                by_key[reference.key] = reference
+
+    for path in paths:
+        references, file_duplicates, file_unparsed = read_bibliography_file(path)
+        sources.append(str(path))
+        add(references)
+        duplicates.extend(file_duplicates)
+        unparsed.extend(file_unparsed)
+    if inline_references:
+        references, inline_unparsed = csl_items_to_references(
+            inline_references, inline_file, inline_text
+        )
+        sources.append(inline_file)
+        add(references)
+        unparsed.extend(inline_unparsed)
+    return Bibliography(tuple(sources), by_key, tuple(duplicates), tuple(unparsed))

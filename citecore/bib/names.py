@@ -1,0 +1,78 @@
+"""Author and editor names parsed into family / given / particle / suffix.
+
+BibTeX names follow BibTeX's own rules ("von Last, Jr, First", "First von Last", `{Corporate}`),
+split by bibtexparser before LaTeX decoding, so that braces still mark a corporate author. CSL names
+come structured already; a `literal` CSL name is an organisation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from bibtexparser.middlewares.names import (
+    InvalidNameError,
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
+
+from citecore.bib.latex_text import decode_latex
+from citecore.model import Person
+
+
+def _is_braced_whole(name: str) -> bool:
+    """True for `{World Health Organization}`: one brace group around the whole name."""
+    name = name.strip()
+    if not (name.startswith("{") and name.endswith("}")):
+        return False
+    depth = 0
+    for index, char in enumerate(name):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0 and index < len(name) - 1:
+            return False
+    return True
+
+
+def parse_bibtex_name(name: str) -> Person:
+    """One BibTeX name as a Person; a brace-wrapped name is an organisation, kept whole."""
+    if _is_braced_whole(name):
+        return Person(family=decode_latex(name), is_organization=True)
+    try:
+        parts = parse_single_name_into_parts(name, strict=False)
+    except InvalidNameError:
+        return Person(family=decode_latex(name))
+    return Person(
+        family=decode_latex(" ".join(parts.last)),
+        given=decode_latex(" ".join(parts.first)),
+        particle=decode_latex(" ".join(parts.von)),
+        suffix=decode_latex(" ".join(parts.jr)),
+    )
+
+
+def parse_bibtex_names(value: str) -> tuple[Person, ...]:
+    """An `author`/`editor` field ("A and B and others") as Persons; "others" is dropped."""
+    names = split_multiple_persons_names(value)
+    return tuple(parse_bibtex_name(n) for n in names if n.strip() and n.strip() != "others")
+
+
+def parse_csl_names(values: Iterable[Mapping[str, Any]] | None) -> tuple[Person, ...]:
+    """CSL name objects (`family`, `given`, `non-dropping-particle`, `literal` …) as Persons."""
+    people = []
+    for value in values or ():
+        if not isinstance(value, Mapping):
+            continue
+        if value.get("literal"):
+            people.append(Person(family=str(value["literal"]), is_organization=True))
+            continue
+        particle = " ".join(
+            str(value[k]) for k in ("dropping-particle", "non-dropping-particle") if value.get(k)
+        )
+        people.append(
+            Person(
+                family=str(value.get("family", "")),
+                given=str(value.get("given", "")),
+                particle=particle,
+                suffix=str(value.get("suffix", "")),
+            )
+        )
+    return tuple(people)

@@ -1,0 +1,269 @@
+"""The checks that need no network: what the document and its bibliographies show on their own.
+
+Each check is a function from records to Findings; none raises on bad data, since bad data is
+exactly what it reports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from citecore.identifiers import (
+    is_valid_arxiv,
+    is_valid_doi,
+    is_valid_isbn,
+    is_valid_pmcid,
+    is_valid_pmid,
+)
+from citecore.model import (
+    Bibliography,
+    Citation,
+    Finding,
+    FindingKind,
+    Reference,
+    ReferenceFlag,
+    ReferenceResult,
+    ReferenceVerdict,
+    Severity,
+    SourceLocation,
+)
+from citecore.normalize import normalized_title
+
+SEVERITY: Mapping[FindingKind, Severity] = {
+    FindingKind.UNDEFINED: Severity.ERROR,
+    FindingKind.DUPLICATE_KEY: Severity.ERROR,
+    FindingKind.UNPARSED: Severity.ERROR,
+    FindingKind.DUPLICATE_ENTRY: Severity.WARNING,
+    FindingKind.BAD_YEAR: Severity.WARNING,
+    FindingKind.FUTURE_YEAR: Severity.WARNING,
+    FindingKind.MALFORMED_ID: Severity.ERROR,
+    FindingKind.NO_TITLE: Severity.WARNING,
+    FindingKind.UNUSED: Severity.INFO,
+    FindingKind.UNMAPPED: Severity.INFO,
+    FindingKind.MISMATCH: Severity.ERROR,
+    FindingKind.NOT_FOUND: Severity.ERROR,
+    FindingKind.UNVERIFIABLE: Severity.INFO,
+    FindingKind.RETRACTED: Severity.ERROR,
+    FindingKind.VERIFY_ERROR: Severity.WARNING,
+    FindingKind.INTERNAL_ERROR: Severity.WARNING,
+}
+
+# Year texts that are not a year but are what careful writers put for unpublished work.
+_UNDATED = re.compile(
+    r"^(n\.?\s?d\.?|in press|forthcoming|to appear|submitted|accepted|under review|in prep.*)$",
+    re.IGNORECASE,
+)
+_EARLIEST_YEAR = 1000
+
+
+def finding(
+    kind: FindingKind,
+    message: str,
+    key: str | None = None,
+    location: SourceLocation | None = None,
+) -> Finding:
+    """A Finding with the kind's standard severity."""
+    return Finding(kind, SEVERITY[kind], message, key, location)
+
+
+def citation_findings(
+    citations: Sequence[Citation],
+    bibliography: Bibliography,
+    nocite: Sequence[str] = (),
+    nocite_all: bool = False,
+) -> list[Finding]:
+    """Undefined keys (one finding per occurrence) and unused entries (information). A key whose
+    entry is unparsed is not undefined: the unparsed finding already says what is wrong."""
+    known = set(bibliography.references) | {u.key for u in bibliography.unparsed if u.key}
+    findings = [
+        finding(
+            FindingKind.UNDEFINED,
+            f"citation key '{c.key}' is not in any bibliography",
+            c.key,
+            c.location,
+        )
+        for c in citations
+        if c.key not in known
+    ]
+    findings.extend(
+        finding(FindingKind.UNDEFINED, f"nocite key '{key}' is not in any bibliography", key)
+        for key in nocite
+        if key not in known
+    )
+    if not nocite_all:
+        cited = {c.key for c in citations} | set(nocite)
+        findings.extend(
+            finding(FindingKind.UNUSED, f"entry '{r.key}' is never cited", r.key, r.location)
+            for r in bibliography.references.values()
+            if r.key not in cited
+        )
+    return findings
+
+
+def _duplicate_key_findings(bibliography: Bibliography) -> Iterator[Finding]:
+    for duplicate in bibliography.duplicates:
+        first = bibliography.references[duplicate.key].location
+        yield finding(
+            FindingKind.DUPLICATE_KEY,
+            f"key '{duplicate.key}' is defined again (first defined at {first}); "
+            "only the first definition is used",
+            duplicate.key,
+            duplicate.location,
+        )
+
+
+def _likely_duplicate_findings(references: Iterable[Reference]) -> Iterator[Finding]:
+    """Distinct keys sharing a DOI, or a normalized title with no conflicting year."""
+    by_doi: dict[str, Reference] = {}
+    by_title: dict[str, list[Reference]] = defaultdict(list)
+    for reference in references:
+        doi = reference.doi.lower()
+        if doi and doi in by_doi:
+            first = by_doi[doi]
+            yield finding(
+                FindingKind.DUPLICATE_ENTRY,
+                f"'{reference.key}' has the same DOI {reference.doi} as '{first.key}' "
+                f"({first.location}): likely the same work under two keys",
+                reference.key,
+                reference.location,
+            )
+            continue
+        if doi:
+            by_doi[doi] = reference
+        title = normalized_title(reference.title)
+        if len(title.split()) < 2:
+            continue
+        same = [
+            other
+            for other in by_title[title]
+            if other.year is None or reference.year is None or other.year == reference.year
+        ]
+        by_title[title].append(reference)
+        if same:
+            yield finding(
+                FindingKind.DUPLICATE_ENTRY,
+                f"'{reference.key}' has the same title as '{same[0].key}' "
+                f"({same[0].location}): likely the same work under two keys",
+                reference.key,
+                reference.location,
+            )
+
+
+def _year_findings(reference: Reference, today: dt.date) -> Iterator[Finding]:
+    text = reference.year_text.strip()
+    if reference.year is None:
+        if text and not _UNDATED.match(text):
+            yield finding(
+                FindingKind.BAD_YEAR,
+                f"'{reference.key}': year '{text}' is not a year",
+                reference.key,
+                reference.location,
+            )
+        return
+    if reference.year < _EARLIEST_YEAR:
+        yield finding(
+            FindingKind.BAD_YEAR,
+            f"'{reference.key}': year {reference.year} is not plausible",
+            reference.key,
+            reference.location,
+        )
+    elif reference.year > today.year or (
+        re.fullmatch(r"\d{4}-\d{2}-\d{2}", reference.date) and reference.date > today.isoformat()
+    ):
+        when = reference.date or str(reference.year)
+        yield finding(
+            FindingKind.FUTURE_YEAR,
+            f"'{reference.key}': date {when} is in the future",
+            reference.key,
+            reference.location,
+        )
+
+
+def _identifier_findings(reference: Reference) -> Iterator[Finding]:
+    checks = (
+        ("DOI", reference.doi, is_valid_doi, "10.NNNN/suffix"),
+        ("arXiv id", reference.arxiv_id, is_valid_arxiv, "YYMM.NNNNN or archive/YYMMNNN"),
+        ("PMID", reference.pmid, is_valid_pmid, "digits"),
+        ("PMCID", reference.pmcid, is_valid_pmcid, "PMC and digits"),
+        ("ISBN", reference.isbn, is_valid_isbn, "an ISBN-10 or ISBN-13 with a valid check digit"),
+    )
+    for label, value, valid, shape in checks:
+        if value and not valid(value):
+            yield finding(
+                FindingKind.MALFORMED_ID,
+                f"'{reference.key}': {label} '{value}' is malformed (expected {shape})",
+                reference.key,
+                reference.location,
+            )
+
+
+def reference_findings(bibliography: Bibliography, today: dt.date) -> list[Finding]:
+    """Unparsed entries, duplicate keys, likely duplicates, bad or future years, malformed
+    identifiers and missing titles, for every entry of the bibliography."""
+    findings = [
+        finding(
+            FindingKind.UNPARSED,
+            f"entry{' ' + repr(u.key) if u.key else ''} could not be parsed: {u.reason}",
+            u.key,
+            u.location,
+        )
+        for u in bibliography.unparsed
+    ]
+    findings.extend(_duplicate_key_findings(bibliography))
+    findings.extend(_likely_duplicate_findings(bibliography.references.values()))
+    for reference in bibliography.references.values():
+        findings.extend(_year_findings(reference, today))
+        findings.extend(_identifier_findings(reference))
+        if not reference.title.strip():
+            findings.append(
+                finding(
+                    FindingKind.NO_TITLE,
+                    f"'{reference.key}' has no title",
+                    reference.key,
+                    reference.location,
+                )
+            )
+    return findings
+
+
+_VERDICT_KINDS = {
+    ReferenceVerdict.MISMATCH: FindingKind.MISMATCH,
+    ReferenceVerdict.NOT_FOUND: FindingKind.NOT_FOUND,
+    ReferenceVerdict.UNVERIFIABLE: FindingKind.UNVERIFIABLE,
+    ReferenceVerdict.ERROR: FindingKind.VERIFY_ERROR,
+}
+
+
+def verdict_findings(
+    results: Mapping[str, ReferenceResult], bibliography: Bibliography
+) -> list[Finding]:
+    """Findings from a registry verifier's verdicts: mismatches, unconfirmed references,
+    retractions and outages, each placed at the entry in its bibliography."""
+    findings = []
+    for key, result in results.items():
+        reference = bibliography.references.get(key)
+        location = reference.location if reference else None
+        kind = _VERDICT_KINDS.get(result.verdict)
+        if kind is not None:
+            findings.append(finding(kind, _verdict_message(key, result), key, location))
+        if ReferenceFlag.RETRACTED in result.flags:
+            findings.append(
+                finding(FindingKind.RETRACTED, f"'{key}' has been retracted", key, location)
+            )
+    return findings
+
+
+def _verdict_message(key: str, result: ReferenceResult) -> str:
+    if result.verdict is ReferenceVerdict.MISMATCH:
+        fields = "; ".join(f"{m.field}: '{m.given}' vs '{m.found}'" for m in result.mismatches)
+        source = f" ({result.match.source})" if result.match else ""
+        return f"'{key}' differs from the registry record{source}: {fields}"
+    if result.verdict is ReferenceVerdict.NOT_FOUND:
+        consulted = ", ".join(result.sources) or "the registries"
+        return f"'{key}' could not be confirmed in {consulted}"
+    if result.verdict is ReferenceVerdict.ERROR:
+        return f"'{key}' could not be checked: a source did not answer"
+    return f"'{key}' could not be verified: " + ("; ".join(result.notes) or "too little to compare")

@@ -1,0 +1,148 @@
+"""The `citecheck` command: subcommands over the same pipeline, and pandoc filter mode.
+
+When pandoc runs `citecheck` as a filter it passes the output format as the only argument and the
+AST on stdin; `main` recognizes that and behaves as the filter. Everything else is a subcommand.
+One place maps exceptions to exit codes (DESIGN.md, "Exit codes").
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from citecore import __version__
+from citecore.api import check_markdown_file
+from citecore.errors import CitecheckError
+from citecore.options import (
+    ReportFormat,
+    build_options,
+    environment_layer,
+    project_layer,
+)
+from citecore.policy import failing_findings
+from citecore.report import render_report, write_atomically
+from citecore.report.console import build_table
+from citecore.report.warnings import warning_lines
+
+SUBCOMMANDS = ("check", "filter")
+_SUFFIX_FORMATS = {".json": ReportFormat.JSON, ".md": ReportFormat.MARKDOWN}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="citecheck",
+        description="Check the citations of a document: every key defined, every entry sound.",
+    )
+    parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    check = commands.add_parser("check", help="check a Markdown/Quarto/R Markdown document")
+    check.add_argument("document", type=Path)
+    check.add_argument("--bib", "--bibliography", action="append", default=[], metavar="FILE")
+    check.add_argument("-f", "--format", choices=[f.value for f in ReportFormat])
+    check.add_argument("-o", "--output", type=Path, metavar="FILE")
+    check.add_argument("--only", choices=["issues"], help="leave out information-level rows")
+    check.add_argument("--strict", action="store_true", default=None)
+    check.add_argument("--fail-on", metavar="KIND[,KIND…]")
+    check.add_argument("--offline", action="store_true", default=None)
+    check.add_argument("--cache", type=Path, metavar="PATH")
+    check.add_argument("-q", "--quiet", action="store_true", default=None)
+
+    run_as_filter = commands.add_parser("filter", help="run as a pandoc JSON filter")
+    run_as_filter.add_argument("output_format", nargs="?", default="html")
+    run_as_filter.add_argument(
+        "--source", action="append", default=[], help="the Markdown file pandoc reads"
+    )
+    return parser
+
+
+def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
+    """The options given on the command line (absent flags give nothing)."""
+    layer: dict[str, Any] = {
+        "bibliography": args.bib or None,
+        "strict": args.strict,
+        "fail_on": args.fail_on,
+        "offline": args.offline,
+        "cache": args.cache,
+        "quiet": args.quiet,
+        "only_issues": True if args.only == "issues" else None,
+        "format": args.format,
+    }
+    return {k: v for k, v in layer.items() if v is not None}
+
+
+def _check(args: argparse.Namespace) -> int:
+    document: Path = args.document
+    if not document.is_file():
+        raise CitecheckError(f"{document}: no such document")
+    # On the command line error-level findings fail by default (it is what CI runs); any layer
+    # may still say `strict: false` or name its own `fail-on` kinds.
+    options = build_options(
+        {"strict": True}, environment_layer(), project_layer(document.parent), _cli_layer(args)
+    )
+    check = check_markdown_file(document, options)
+    result = check.result
+    failing = failing_findings(result.findings, options)
+    report_format = options.report_format
+    if args.output is not None:
+        if args.format is None:
+            report_format = _SUFFIX_FORMATS.get(args.output.suffix.lower(), report_format)
+        write_atomically(args.output, render_report(result, report_format, options.only_issues))
+        if not options.quiet:
+            for line in warning_lines(result.findings, failing):
+                print(line, file=sys.stderr)
+    elif args.format is None and sys.stdout.isatty():
+        Console().print(build_table(result, options.only_issues))
+    else:
+        fmt = ReportFormat(args.format) if args.format else ReportFormat.TABLE
+        sys.stdout.write(render_report(result, fmt, options.only_issues))
+    return 1 if failing else 0
+
+
+def _filter(args: argparse.Namespace) -> int:
+    from citecore import filter as pandoc_filter
+
+    if args.source:
+        os.environ["CITECHECK_SOURCE"] = os.pathsep.join(args.source)
+    try:
+        pandoc_filter.main(argv=[args.output_format])
+    except SystemExit as exit_request:
+        return int(exit_request.code or 0)
+    return 0
+
+
+def _is_pandoc_filter_call(argv: Sequence[str]) -> bool:
+    """Pandoc runs a filter as `citecheck FORMAT` with the AST on stdin and PANDOC_VERSION set."""
+    return (
+        len(argv) == 1
+        and argv[0] not in SUBCOMMANDS
+        and not argv[0].startswith("-")
+        and ("PANDOC_VERSION" in os.environ or not sys.stdin.isatty())
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run citecheck with `argv` (default: the process arguments); return the exit code."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.WARNING, format="citecheck: %(message)s")
+    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its failures are our findings
+    if _is_pandoc_filter_call(args_list):
+        args_list = ["filter", *args_list]
+    args = _parser().parse_args(args_list)
+    try:
+        if args.command == "filter":
+            return _filter(args)
+        return _check(args)
+    except CitecheckError as exc:
+        print(f"citecheck: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+

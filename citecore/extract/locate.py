@@ -1,0 +1,147 @@
+"""Map citations from pandoc's AST back to lines of the Markdown source.
+
+Pandoc's Markdown reader keeps no source positions, so each key's citations are matched, in
+order of appearance, to that key's `@key` occurrences in the source text. Code, HTML comments and
+escaped `\\@` are masked first (pandoc reads no citations there), and the YAML front matter and
+footnote definitions (`[^1]: …`, which pandoc moves to where the note is referenced) are matched
+separately, so that their order does not disturb the body's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict, deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from citecore.model import SourceLocation
+
+
+class Region(Enum):
+    """Where in a Markdown source an occurrence sits; citations are matched within a region."""
+
+    METADATA = "metadata"
+    NOTE_DEFINITION = "note_definition"
+    BODY = "body"
+
+
+_MASKED = re.compile(
+    r"^(?P<fence>[ \t]*(?:`{3,}|~{3,})).*?^(?P=fence)[ \t]*$"  # fenced code blocks
+    r"|<!--.*?-->"  # HTML comments
+    r"|(?P<ticks>`+).+?(?P=ticks)",  # inline code
+    re.DOTALL | re.MULTILINE,
+)
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
+_NOTE_START = re.compile(r"^\[\^[^\]\s]+\]:", re.MULTILINE)
+# A key's end: pandoc allows internal punctuation in keys only when an alphanumeric follows it.
+_KEY_END = r"(?![\w]|[:.#$%&\-+?<>~/][\w])"
+
+
+def _mask(text: str) -> str:
+    """Blank out code and comments, keeping every offset and newline in place."""
+    return _MASKED.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def _note_definition_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of footnote definitions: the `[^id]:` line and its indented continuation."""
+    spans = []
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    index = 0
+    while index < len(lines):
+        if not _NOTE_START.match(lines[index]):
+            index += 1
+            continue
+        start = index
+        index += 1
+        while index < len(lines):
+            line = lines[index]
+            if line.strip() and not line.startswith(("    ", "\t")):
+                break
+            index += 1
+        spans.append((offsets[start], offsets[index]))
+    return spans
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One Markdown input as pandoc read it: its name and its text."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceIndex:
+    """The `@key` occurrences of Markdown sources, by key and region, in reading order."""
+
+    occurrences: dict[tuple[str, Region], tuple[SourceLocation, ...]]
+
+    @classmethod
+    def build(cls, sources: Sequence[SourceFile], keys: set[str]) -> SourceIndex:
+        """Index every occurrence of every key in `keys`, file after file (pandoc reads several
+        inputs as one document, in the order given)."""
+        found: dict[tuple[str, Region], list[SourceLocation]] = defaultdict(list)
+        for source in sources:
+            for (key, region), lines in _occurrences(source.text, keys).items():
+                found[(key, region)].extend(SourceLocation(source.name, line) for line in lines)
+        return cls({k: tuple(v) for k, v in found.items()})
+
+
+def _occurrences(text: str, keys: set[str]) -> dict[tuple[str, Region], list[int]]:
+    """Lines of every occurrence in one text of every key, by key and region."""
+    masked = _mask(text)
+    front = _FRONT_MATTER.match(masked)
+    front_end = front.end() if front else 0
+    notes = _note_definition_spans(masked)
+    line_starts = [0] + [m.end() for m in re.finditer(r"\n", masked)]
+
+    def region_of(offset: int) -> Region:
+        if offset < front_end:
+            return Region.METADATA
+        if any(start <= offset < end for start, end in notes):
+            return Region.NOTE_DEFINITION
+        return Region.BODY
+
+    found: dict[tuple[str, Region], list[int]] = defaultdict(list)
+    if keys:
+        alternatives = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+        pattern = re.compile(
+            rf"(?<![\w\\@])-?@(?:\{{(?P<braced>{alternatives})\}}|(?P<bare>{alternatives}){_KEY_END})"
+        )
+        for match in pattern.finditer(masked):
+            key = match.group("braced") or match.group("bare")
+            line = _line_of(line_starts, match.start())
+            found[(key, region_of(match.start()))].append(line)
+    return found
+
+
+def _line_of(line_starts: list[int], offset: int) -> int:
+    """1-based line number of `offset`, by bisection over the starts of lines."""
+    low, high = 0, len(line_starts) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if line_starts[middle] <= offset:
+            low = middle
+        else:
+            high = middle - 1
+    return low + 1
+
+
+class LineMatcher:
+    """Hands out each key's source lines in order, one per citation, within the right region."""
+
+    def __init__(self, index: SourceIndex) -> None:
+        self._queues = {k: deque(v) for k, v in index.occurrences.items()}
+
+    def take(self, key: str, preferred: Region) -> SourceLocation | None:
+        """The place of the next unused occurrence of `key`, from `preferred` region first."""
+        order = [preferred] + [r for r in (Region.BODY, Region.NOTE_DEFINITION) if r != preferred]
+        for region in order:
+            queue = self._queues.get((key, region))
+            if queue:
+                return queue.popleft()
+        return None

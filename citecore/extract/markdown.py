@@ -1,0 +1,338 @@
+"""Citations from a pandoc AST (panflute), with claim sentences, footnotes and source lines.
+
+The walk keeps document order: a paragraph's citations come in reading order, and a footnote's
+citations come where the note is referenced, numbered as pandoc numbers notes. Each `pf.Cite`
+element is kept beside its citations so that annotation can later decorate exactly that element.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+import panflute as pf
+
+from citecore.extract.locate import LineMatcher, Region, SourceFile, SourceIndex
+from citecore.extract.sentences import sentence_spans
+from citecore.extract.signals import locator_of, signal_of
+from citecore.model import Citation, CitationMode, SourceLocation
+
+# Quarto (`@fig-x`) and pandoc-crossref (`@fig:x`) cross-references look like citations but are not.
+_CROSSREF = re.compile(
+    r"^(?:fig|tbl|sec|eq|lst|thm|lem|cor|prp|cnj|def|exm|exr|sol|rem|alg|apx|tab|chp)[-:]"
+)
+
+_MODES = {
+    "NormalCitation": CitationMode.NORMAL,
+    "AuthorInText": CitationMode.AUTHOR_IN_TEXT,
+    "SuppressAuthor": CitationMode.SUPPRESS_AUTHOR,
+}
+
+_CITE_MARK = "\ue000"  # a private-use character marks where a Cite sits in paragraph text
+
+
+def is_crossref(key: str) -> bool:
+    """True for Quarto / pandoc-crossref cross-reference ids, which are not citations."""
+    return bool(_CROSSREF.match(key))
+
+
+@dataclass(frozen=True, slots=True)
+class CiteGroup:
+    """One `pf.Cite` element and the citation records made from it (same order as its keys)."""
+
+    element: pf.Cite
+    citations: tuple[Citation, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MarkdownExtraction:
+    """What extraction found: every citation group in document order, and what did not map."""
+
+    groups: tuple[CiteGroup, ...]
+    unmapped: tuple[Citation, ...]
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        """Every citation, flattened in document order."""
+        return tuple(c for group in self.groups for c in group.citations)
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """Where the walk is: the kind of container and the footnote number, if inside one."""
+
+    kind: str = "body"
+    note_number: int | None = None
+
+
+def _stringify_citation(citation: pf.Citation) -> str:
+    """A readable pandoc-Markdown form of one citation, for claim text."""
+    prefix = pf.stringify(pf.Plain(*citation.prefix)).strip() if citation.prefix else ""
+    suffix = pf.stringify(pf.Plain(*citation.suffix)).strip() if citation.suffix else ""
+    marker = {"SuppressAuthor": "-@"}.get(citation.mode, "@") + citation.id
+    return " ".join(part for part in (prefix, marker) if part) + (
+        f", {suffix.lstrip(', ')}" if suffix else ""
+    )
+
+
+def _render_cite(cite: pf.Cite) -> str:
+    """The Cite as its author typed it: `@key` in text, `[see @a; @b, p. 3]` otherwise."""
+    if len(cite.citations) == 1 and cite.citations[0].mode == "AuthorInText":
+        return _stringify_citation(cite.citations[0])
+    return "[" + "; ".join(_stringify_citation(c) for c in cite.citations) + "]"
+
+
+class _Walker:
+    """One pass over a document, producing citation groups in reading order."""
+
+    def __init__(self, file: str, matcher: LineMatcher | None) -> None:
+        self.file = file
+        self.matcher = matcher
+        self.groups: list[CiteGroup] = []
+        self.unmapped: list[Citation] = []
+        self.note_count = 0
+
+    def blocks(self, blocks: Iterable[pf.Element], context: _Context) -> None:
+        for block in blocks:
+            self.block(block, context)
+
+    def block(self, block: pf.Element, context: _Context) -> None:
+        if isinstance(block, (pf.Para, pf.Plain, pf.Header)):
+            self.inline_container(block.content, context)
+        elif isinstance(block, pf.LineBlock):
+            for line in block.content:
+                self.inline_container(line.content, context)
+        elif isinstance(block, pf.Table):
+            self.table(block, context)
+        elif isinstance(block, pf.Figure):
+            self.caption(block.caption, context)
+            self.blocks(block.content, context)
+        elif isinstance(block, pf.BlockQuote):
+            self.blocks(block.content, _Context("quote", context.note_number))
+        elif isinstance(block, (pf.BulletList, pf.OrderedList)):
+            for item in block.content:
+                self.blocks(item.content, _Context("list", context.note_number))
+        elif isinstance(block, pf.DefinitionList):
+            for item in block.content:
+                self.inline_container(item.term, _Context("list", context.note_number))
+                for definition in item.definitions:
+                    self.blocks(definition.content, _Context("list", context.note_number))
+        elif isinstance(block, pf.Div):
+            self.blocks(block.content, context)
+
+    def caption(self, caption: pf.Caption | None, context: _Context) -> None:
+        if caption is not None:
+            self.blocks(caption.content, _Context("caption", context.note_number))
+
+    def table(self, table: pf.Table, context: _Context) -> None:
+        self.caption(table.caption, context)
+        inner = _Context("table", context.note_number)
+        parts = [table.head, *table.content, table.foot]
+        for part in parts:
+            if part is None:
+                continue
+            rows = list(part.content)
+            if isinstance(part, pf.TableBody):
+                rows = list(part.head) + rows
+            for row in rows:
+                for cell in row.content:
+                    self.blocks(cell.content, inner)
+
+    def inline_container(self, inlines: Iterable[pf.Element], context: _Context) -> None:
+        """Text of one paragraph-like element; each Cite in it gets its claim sentence."""
+        pieces: list[str] = []
+        cites: list[tuple[int, pf.Cite]] = []
+        notes: list[tuple[int, pf.Note]] = []
+        self._flatten(inlines, pieces, cites, notes)
+        text = "".join(pieces)
+        rendered = [_render_cite(cite) for _, cite in cites]
+        paragraph = _substitute_marks(text, rendered)
+        spans = sentence_spans(text)
+        note_iter = iter(notes)
+        pending_note = next(note_iter, None)
+        for offset, cite in cites:
+            # Notes referenced before this citation are walked first, keeping reading order.
+            while pending_note is not None and pending_note[0] <= offset:
+                self.note(pending_note[1], context)
+                pending_note = next(note_iter, None)
+            claim = _claim_for(text, spans, offset, rendered)
+            self.cite(cite, context, claim, paragraph)
+        while pending_note is not None:
+            self.note(pending_note[1], context)
+            pending_note = next(note_iter, None)
+
+    def note(self, note: pf.Note, context: _Context) -> None:
+        self.note_count += 1
+        self.blocks(note.content, _Context("note", self.note_count))
+
+    def _flatten(
+        self,
+        inlines: Iterable[pf.Element],
+        pieces: list[str],
+        cites: list[tuple[int, pf.Cite]],
+        notes: list[tuple[int, pf.Note]],
+    ) -> None:
+        """Plain text of inlines, with a mark character where each (non-cross-ref) Cite sits."""
+        for element in inlines:
+            position = sum(len(p) for p in pieces)
+            if isinstance(element, pf.Cite):
+                if all(is_crossref(c.id) for c in element.citations):
+                    pieces.append(pf.stringify(element))
+                else:
+                    cites.append((position, element))
+                    pieces.append(_CITE_MARK)
+            elif isinstance(element, pf.Note):
+                notes.append((position, element))
+            elif isinstance(element, (pf.Space, pf.SoftBreak, pf.LineBreak)):
+                pieces.append(" ")
+            elif isinstance(element, (pf.Str, pf.Code, pf.Math)):
+                pieces.append(element.text)
+            elif isinstance(element, pf.Quoted):
+                quote = "“" if element.quote_type == "DoubleQuote" else "‘"
+                pieces.append(quote)
+                self._flatten(element.content, pieces, cites, notes)
+                pieces.append("”" if quote == "“" else "’")
+            elif isinstance(element, pf.RawInline):
+                continue
+            elif hasattr(element, "content"):
+                self._flatten(element.content, pieces, cites, notes)
+
+    def cite(self, cite: pf.Cite, context: _Context, claim: str, paragraph: str) -> None:
+        keys = tuple(c.id for c in cite.citations if not is_crossref(c.id))
+        records = []
+        for citation in cite.citations:
+            if is_crossref(citation.id):
+                continue
+            location = self._location_for(citation.id, context)
+            prefix = pf.stringify(pf.Plain(*citation.prefix)).strip() if citation.prefix else ""
+            suffix = pf.stringify(pf.Plain(*citation.suffix)).strip() if citation.suffix else ""
+            record = Citation(
+                key=citation.id,
+                mode=_MODES.get(citation.mode, CitationMode.NORMAL),
+                location=location or SourceLocation(self.file),
+                prefix=prefix,
+                suffix=suffix,
+                locator=locator_of(suffix),
+                signal=signal_of(prefix),
+                claim=claim,
+                paragraph=paragraph,
+                note_number=context.note_number,
+                cited_with=tuple(k for k in keys if k != citation.id),
+                context=context.kind,
+            )
+            if location is None and self.matcher is not None:
+                self.unmapped.append(record)
+            records.append(record)
+        self.groups.append(CiteGroup(cite, tuple(records)))
+
+    def _location_for(self, key: str, context: _Context) -> SourceLocation | None:
+        if self.matcher is None:
+            return None
+        if context.kind == "metadata":
+            region = Region.METADATA
+        elif context.note_number is not None:
+            region = Region.NOTE_DEFINITION
+        else:
+            region = Region.BODY
+        return self.matcher.take(key, region)
+
+
+def _substitute_marks(text: str, rendered: list[str]) -> str:
+    """Replace each Cite mark in `text` by the citation's readable form."""
+    parts = text.split(_CITE_MARK)
+    out = [parts[0]]
+    for part, cite_text in zip(parts[1:], rendered, strict=True):
+        out.extend((cite_text, part))
+    return " ".join("".join(out).split())
+
+
+def _claim_for(text: str, spans: list[tuple[int, int]], offset: int, rendered: list[str]) -> str:
+    """The sentence holding the mark at `offset`; a sentence that is only citations borrows the one
+    before it ("… as shown. [@a]")."""
+    index = next((i for i, (s, e) in enumerate(spans) if s <= offset < e), len(spans) - 1)
+    if index < 0:
+        return ""
+    while index > 0 and not re.search(r"\w", text[slice(*spans[index])].replace(_CITE_MARK, "")):
+        index -= 1
+    start, end = spans[index]
+    marks_before = text.count(_CITE_MARK, 0, start)
+    sentence = text[start:end]
+    return _substitute_marks(
+        sentence, rendered[marks_before : marks_before + sentence.count(_CITE_MARK)]
+    )
+
+
+def _metadata_inlines(value: pf.MetaValue) -> Iterator[pf.Element]:
+    """Block-level containers inside a metadata value that may hold citations (e.g. `abstract`)."""
+    if isinstance(value, pf.MetaInlines):
+        yield pf.Plain(*value.content)
+    elif isinstance(value, pf.MetaBlocks):
+        yield from value.content
+    elif isinstance(value, pf.MetaList):
+        for item in value.content:
+            yield from _metadata_inlines(item)
+    elif isinstance(value, pf.MetaMap):
+        for item in value.content.values():
+            yield from _metadata_inlines(item)
+
+
+_METADATA_SKIPPED = frozenset(
+    {"references", "bibliography", "nocite", "citecheck", "header-includes"}
+)
+
+
+def extract_citations(doc: pf.Doc, sources: Sequence[SourceFile] = ()) -> MarkdownExtraction:
+    """Every citation in `doc` in reading order, each with its claim sentence and source line.
+
+    `sources` are the Markdown files the AST was read from; without them places are unknown.
+    Metadata fields such as `abstract` are read too; `nocite`, `references` and the bibliography
+    settings are not (they name keys but cite nothing in the text).
+    """
+    matcher = None
+    if sources:
+        keys = {
+            c.id for element in _all_cites(doc) for c in element.citations if not is_crossref(c.id)
+        }
+        matcher = LineMatcher(SourceIndex.build(sources, keys))
+    walker = _Walker(sources[0].name if sources else "<stdin>", matcher)
+    for name, value in doc.metadata.content.items():
+        if name not in _METADATA_SKIPPED:
+            walker.blocks(_metadata_inlines(value), _Context("metadata"))
+    walker.blocks(doc.content, _Context())
+    return MarkdownExtraction(tuple(walker.groups), tuple(walker.unmapped))
+
+
+def _all_cites(doc: pf.Doc) -> list[pf.Cite]:
+    """Every Cite element in the document body and metadata, in no particular order."""
+    found: list[pf.Cite] = []
+
+    def collect(element: pf.Element, _doc: pf.Doc) -> None:
+        if isinstance(element, pf.Cite):
+            found.append(element)
+
+    doc.walk(collect)
+    return found
+
+
+def nocite_keys(doc: pf.Doc) -> tuple[list[str], bool]:
+    """Keys named in the `nocite` metadata, and whether it includes everything (`@*`)."""
+    nocite = doc.get_metadata("nocite", builtin=False)
+    if nocite is None:
+        return [], False
+    keys: list[str] = []
+    star = False
+
+    def collect(element: pf.Element, _doc: pf.Doc) -> None:
+        nonlocal star
+        if isinstance(element, pf.Cite):
+            for citation in element.citations:
+                if citation.id == "*":
+                    star = True
+                else:
+                    keys.append(citation.id)
+
+    nocite.walk(collect)
+    text = pf.stringify(nocite)
+    star = star or "@*" in text
+    return keys, star

@@ -1,0 +1,120 @@
+"""Sentence splitting for scholarly prose, returning character spans.
+
+A period ends a sentence only when what follows looks like a new sentence (a capital, a digit or
+an opening quote after white space) and the word before it is not an abbreviation that scholarly
+text puts before capitals and numbers ("et al.", "e.g.", "Fig. 2", "Eq. 3", "J. Smith").
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words that end with a period without ending the sentence, compared lower-cased without the dot.
+_ABBREVIATIONS = frozenset(
+    [
+        "al",
+        "e.g",
+        "i.e",
+        "cf",
+        "fig",
+        "figs",
+        "eq",
+        "eqs",
+        "sec",
+        "secs",
+        "ch",
+        "chap",
+        "chaps",
+        "tab",
+        "tabs",
+        "no",
+        "nos",
+        "vol",
+        "vols",
+        "pp",
+        "p",
+        "ed",
+        "eds",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "prof",
+        "st",
+        "vs",
+        "approx",
+        "ca",
+        "resp",
+        "ref",
+        "refs",
+        "art",
+        "arts",
+        "para",
+        "sect",
+        "app",
+        "suppl",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "univ",
+        "dept",
+        "est",
+        "viz",
+        "et",
+        "seq",
+        "op",
+        "cit",
+        "ibid",
+        "n",
+        "nn",
+    ]
+)
+
+_BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9À-ÖØ-Þ])")
+_WORD_BEFORE = re.compile(r"(\S+)$")
+
+
+def _is_abbreviation(text: str, end: int) -> bool:
+    """True when the period at `end` closes an abbreviation or an initial, not a sentence."""
+    match = _WORD_BEFORE.search(text, 0, end)
+    if match is None:
+        return False
+    word = match.group(1).lstrip("([\"'“‘").lower()
+    if word in _ABBREVIATIONS:
+        return True
+    # A single letter is an initial ("J. Smith"), a dotted run is an abbreviation ("U.S.").
+    return (len(word) == 1 and word.isalpha()) or bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", word))
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Split `text` into sentences; return (start, end) spans that cover it, white space trimmed."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        if match.group(0).startswith(".") and _is_abbreviation(text, match.start()):
+            continue
+        spans.append((start, match.end()))
+        start = match.end()
+    spans.append((start, len(text)))
+    trimmed = []
+    for begin, end in spans:
+        while begin < end and text[begin].isspace():
+            begin += 1
+        while end > begin and text[end - 1].isspace():
+            end -= 1
+        if begin < end:
+            trimmed.append((begin, end))
+    return trimmed

@@ -1,0 +1,154 @@
+"""The pandoc filter: read options, check the document once, warn, report, annotate.
+
+It follows panflute's shape (`prepare` reads options, `finalize` runs the library once) and keeps
+one error boundary: in a non-strict build no failure inside citecheck may stop pandoc; it becomes
+one warning and the document passes through unchanged. stdout belongs to the AST; every
+diagnostic goes to stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import panflute as pf
+
+from citecore.annotate import annotate
+from citecore.api import DocumentCheck, check_document, metadata_options
+from citecore.errors import CitecheckError
+from citecore.extract.locate import SourceFile
+from citecore.options import Options, build_options, environment_layer, project_layer
+from citecore.pandoc_args import pandoc_input_files
+from citecore.policy import failing_findings
+from citecore.report import render_report, write_atomically
+from citecore.report.warnings import warning_lines
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class FilterOutcome:
+    """What one filter run did: the exit status pandoc will see and the check, if it ran."""
+
+    exit_code: int
+    check: DocumentCheck | None = None
+
+
+def _sources(inputs: Sequence[str]) -> tuple[SourceFile, ...]:
+    """The readable Markdown inputs, as SourceFiles (unreadable ones are skipped)."""
+    sources = []
+    for name in inputs:
+        try:
+            sources.append(SourceFile(name, Path(name).read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            logger.info("cannot read %s for line numbers: %s", name, exc)
+    return tuple(sources)
+
+
+def _options(doc: pf.Doc, folder: Path, cli_layer: dict[str, Any]) -> Options:
+    return build_options(
+        environment_layer(), project_layer(folder), metadata_options(doc), cli_layer
+    )
+
+
+def _annotate_wanted(doc: pf.Doc, options: Options) -> bool:
+    if options.annotate is not None:
+        return options.annotate
+    return doc.get_metadata("draft", default=True) is not False
+
+
+def _strict_requested(doc: pf.Doc) -> bool:
+    """Whether the run asked for strict mode, read without validating any other option (used
+    when the options themselves are what failed)."""
+    strict = os.environ.get("CITECHECK_STRICT", "") or metadata_options(doc).get("strict", "")
+    return str(strict).lower() in {"1", "true", "yes", "on"}
+
+
+def run_filter(
+    doc: pf.Doc,
+    output_format: str,
+    inputs: Sequence[str] = (),
+    cli_layer: dict[str, Any] | None = None,
+    stderr: TextIO | None = None,
+) -> FilterOutcome:
+    """Check `doc` (read from the Markdown files `inputs`) and annotate it for `output_format`.
+
+    Returns exit code 0 (build goes on), 1 (findings fail the build), or the exit code of an
+    input error in strict mode. Never raises in a non-strict build."""
+    err = stderr or sys.stderr
+    sources = _sources(inputs)
+    folder = Path(sources[0].name).parent if sources else Path.cwd()
+    try:
+        options = _options(doc, folder, cli_layer or {})
+        check = check_document(
+            doc,
+            options,
+            sources=sources,
+            search_dirs=tuple(dict.fromkeys([Path.cwd(), folder])),
+        )
+    except CitecheckError as exc:
+        strict = _strict_requested(doc)
+        print(f"[{'ERROR' if strict else 'WARNING'}] citecheck: {exc}", file=err)
+        return FilterOutcome(exc.exit_code if strict else 0)
+    except Exception as exc:  # the filter's one boundary: a citecheck bug must not break a build
+        logger.debug("citecheck failed", exc_info=True)
+        strict = _strict_requested(doc)
+        level = "ERROR" if strict else "WARNING"
+        print(
+            f"[{level}] citecheck: internal error, citations not checked: "
+            f"{type(exc).__name__}: {exc}",
+            file=err,
+        )
+        return FilterOutcome(70 if strict else 0)
+    return _emit(doc, output_format, options, check, err)
+
+
+def _emit(
+    doc: pf.Doc, output_format: str, options: Options, check: DocumentCheck, err: TextIO
+) -> FilterOutcome:
+    """Warnings, the report and the annotations; the exit code from the failing findings."""
+    failing = failing_findings(check.result.findings, options)
+    if not options.quiet:
+        for line in warning_lines(check.result.findings, failing):
+            print(line, file=err)
+    else:
+        for line in warning_lines(failing, failing):
+            print(line, file=err)
+    if options.report is not None:
+        text = render_report(check.result, options.report_format, options.only_issues)
+        write_atomically(options.report, text)
+    if failing:
+        print(
+            f"[ERROR] citecheck: {len(failing)} citation problem(s) fail this build"
+            + (f"; see {options.report}" if options.report else ""),
+            file=err,
+        )
+        return FilterOutcome(1, check)
+    if _annotate_wanted(doc, options):
+        annotate(doc, check, output_format)
+    return FilterOutcome(0, check)
+
+
+def main(doc: pf.Doc | None = None, argv: Sequence[str] | None = None) -> pf.Doc | None:
+    """Entry point when pandoc runs citecheck as a JSON filter (`--filter citecheck`).
+
+    With `doc` given (tests), the document is checked and returned without reading stdin or
+    writing stdout; otherwise the AST is read from stdin and written to stdout, and a failing
+    build exits with its status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    output_format = args[0] if args else os.environ.get("PANDOC_WRITER", "html")
+    inputs = pandoc_input_files()
+    if doc is not None:
+        run_filter(doc, output_format, inputs)
+        return doc
+    document = pf.load()
+    outcome = run_filter(document, output_format, inputs)
+    if outcome.exit_code:
+        sys.exit(outcome.exit_code)
+    pf.dump(document)
+    return None

@@ -1,0 +1,91 @@
+"""Scholarly identifiers: normalizing what writers type, and checking each one's shape.
+
+Normalizers never invent an identifier: they strip resolver prefixes and white space from what was
+given. Shape checks say whether a value can be an identifier at all; whether it exists is for the
+registries to say.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DOI_PREFIXES = re.compile(
+    r"^\s*(?:doi:\s*|https?://(?:dx\.)?doi\.org/|https?://doi\.org/|doi\.org/)", re.IGNORECASE
+)
+_DOI_SHAPE = re.compile(r"^10\.\d{4,9}(?:\.\d+)*/\S+$")
+_DOI_IN_TEXT = re.compile(r"10\.\d{4,9}(?:\.\d+)*/[^\s\"<>{}]+")
+
+_ARXIV_NEW = r"\d{4}\.\d{4,5}(?:v\d+)?"
+_ARXIV_OLD = r"[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
+_ARXIV_SHAPE = re.compile(rf"^(?:{_ARXIV_NEW}|{_ARXIV_OLD})$")
+_ARXIV_PREFIX = re.compile(r"^\s*(?:arxiv:\s*|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
+_ARXIV_IN_TEXT = re.compile(
+    rf"(?:arxiv[:\s]\s*|arxiv\.org/(?:abs|pdf)/)({_ARXIV_NEW}|{_ARXIV_OLD})", re.IGNORECASE
+)
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+
+
+def normalize_doi(value: str) -> str:
+    """A DOI without resolver prefix or surrounding space, case kept; "" for an empty value."""
+    return _DOI_PREFIXES.sub("", value.strip()).strip().rstrip(".")
+
+
+def is_valid_doi(doi: str) -> bool:
+    """True when `doi` has a DOI's shape: `10.` + registrant code + `/` + suffix."""
+    return bool(_DOI_SHAPE.match(doi))
+
+
+def doi_in_url(url: str) -> str:
+    """The DOI inside a doi.org URL, or ""."""
+    if re.match(r"^https?://(?:dx\.)?doi\.org/", url.strip(), re.IGNORECASE):
+        return normalize_doi(url)
+    return ""
+
+
+def normalize_arxiv(value: str) -> str:
+    """An arXiv id without `arXiv:` or arxiv.org URL prefix and without a trailing `.pdf`."""
+    return re.sub(r"\.pdf$", "", _ARXIV_PREFIX.sub("", value.strip())).strip()
+
+
+def is_valid_arxiv(arxiv_id: str) -> bool:
+    """True for new-style (`2101.00001v2`) and old-style (`hep-th/9901001`) arXiv ids."""
+    return bool(_ARXIV_SHAPE.match(arxiv_id))
+
+
+def arxiv_in_text(text: str) -> str:
+    """An arXiv id named in free text ("arXiv preprint arXiv:1706.03762", a URL), or ""."""
+    match = _ARXIV_IN_TEXT.search(text)
+    return match.group(1) if match else ""
+
+
+def arxiv_from_doi(doi: str) -> str:
+    """The arXiv id inside an arXiv DataCite DOI (`10.48550/arXiv.1706.03762`), or ""."""
+    match = _ARXIV_DOI.match(doi)
+    return match.group(1) if match else ""
+
+
+def is_valid_pmid(pmid: str) -> bool:
+    """True for a PubMed id: 1 to 9 digits."""
+    return bool(re.fullmatch(r"\d{1,9}", pmid))
+
+
+def is_valid_pmcid(pmcid: str) -> bool:
+    """True for a PubMed Central id: `PMC` and digits."""
+    return bool(re.fullmatch(r"PMC\d{1,9}", pmcid, re.IGNORECASE))
+
+
+def normalize_isbn(value: str) -> str:
+    """The first ISBN in a field, digits (and a final X) only."""
+    first = re.split(r"[,;]|\s{2,}", value.strip())[0]
+    return re.sub(r"[^0-9Xx]", "", first).upper()
+
+
+def is_valid_isbn(isbn: str) -> bool:
+    """True when `isbn` (normalized) is an ISBN-10 or ISBN-13 whose check digit is right."""
+    if re.fullmatch(r"\d{9}[\dX]", isbn):
+        total = sum((10 - i) * (10 if c == "X" else int(c)) for i, c in enumerate(isbn))
+        return total % 11 == 0
+    if re.fullmatch(r"\d{13}", isbn):
+        total = sum((1 if i % 2 == 0 else 3) * int(c) for i, c in enumerate(isbn))
+        return total % 10 == 0
+    return False

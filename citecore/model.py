@@ -1,0 +1,282 @@
+"""The typed records that pass between pipeline stages, and the closed vocabularies they use.
+
+Every record is a frozen, slotted dataclass: a stage receives records and returns new ones, it never
+mutates what it was given. The string values of the enums are the public words of the JSON report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class CitationMode(Enum):
+    """How a citation is rendered: pandoc's three modes (LaTeX maps its macros onto them)."""
+
+    NORMAL = "normal"
+    AUTHOR_IN_TEXT = "author_in_text"
+    SUPPRESS_AUTHOR = "suppress_author"
+
+
+class Signal(Enum):
+    """An introductory signal in a citation's prefix; it weakens what the citation must support."""
+
+    SEE = "see"
+    SEE_ALSO = "see also"
+    SEE_GENERALLY = "see generally"
+    SEE_EG = "see, e.g.,"
+    EG = "e.g."
+    CF = "cf."
+    BUT_SEE = "but see"
+    BUT_CF = "but cf."
+    COMPARE = "compare"
+    CONTRA = "contra"
+    ACCORD = "accord"
+
+
+class Severity(Enum):
+    """How bad a finding is; `fail-on` and strict mode compare against this order."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        """Order of severity: info < warning < error."""
+        return _SEVERITY_RANK[self]
+
+
+_SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+
+
+class ReferenceVerdict(Enum):
+    """Whether a bibliography entry exists and is cited right (see DESIGN.md, "Words").
+
+    `UNCHECKED` means no registry verification ran for this entry (offline run without a cached
+    verdict, or no verifier configured); it is not a judgement about the entry.
+    """
+
+    VERIFIED = "verified"
+    MISMATCH = "mismatch"
+    NOT_FOUND = "not_found"
+    UNVERIFIABLE = "unverifiable"
+    UNPARSED = "unparsed"
+    ERROR = "error"
+    UNCHECKED = "unchecked"
+
+
+class ReferenceFlag(Enum):
+    """Flags reported beside a reference verdict."""
+
+    RETRACTED = "retracted"
+    COVERAGE_INCOMPLETE = "coverage_incomplete"
+    SUGGESTED = "suggested"
+    OA_URL = "oa_url"
+
+
+class GroundingStatus(Enum):
+    """Whether the cited source supports the claim sentence."""
+
+    SUPPORTED = "supported"
+    PARTIAL = "partial"
+    UNSUPPORTED = "unsupported"
+    NOT_IN_STORE = "not_in_store"
+    ERROR = "error"
+
+
+class FindingKind(Enum):
+    """Every kind of problem citecheck reports; the values are what `fail-on` lists name."""
+
+    UNDEFINED = "undefined"
+    DUPLICATE_KEY = "duplicate_key"
+    UNPARSED = "unparsed"
+    DUPLICATE_ENTRY = "duplicate_entry"
+    BAD_YEAR = "bad_year"
+    FUTURE_YEAR = "future_year"
+    MALFORMED_ID = "malformed_id"
+    NO_TITLE = "no_title"
+    UNUSED = "unused"
+    UNMAPPED = "unmapped"
+    MISMATCH = "mismatch"
+    NOT_FOUND = "not_found"
+    UNVERIFIABLE = "unverifiable"
+    RETRACTED = "retracted"
+    VERIFY_ERROR = "verify_error"
+    INTERNAL_ERROR = "internal_error"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLocation:
+    """A place in an input file; `line` is 1-based and None when it could not be determined."""
+
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line is not None else self.file
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One occurrence of one key in the text, with the sentence that makes the claim."""
+
+    key: str
+    mode: CitationMode
+    location: SourceLocation
+    prefix: str = ""
+    suffix: str = ""
+    locator: str = ""
+    signal: Signal | None = None
+    claim: str = ""
+    paragraph: str = ""
+    note_number: int | None = None
+    cited_with: tuple[str, ...] = ()
+    context: str = "body"
+
+    @property
+    def in_note(self) -> bool:
+        """True when the citation sits in a footnote."""
+        return self.note_number is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A person or organisation in an author list; organisations have only `family`."""
+
+    family: str
+    given: str = ""
+    particle: str = ""
+    suffix: str = ""
+    is_organization: bool = False
+
+    def display(self) -> str:
+        """The name as "von Neumann, John" (family first), for reports."""
+        family = f"{self.particle} {self.family}".strip()
+        if self.is_organization or not self.given:
+            return family
+        return f"{family}, {self.given}" + (f", {self.suffix}" if self.suffix else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One bibliography entry, decoded to plain Unicode; absent fields are empty or None."""
+
+    key: str
+    entry_type: str
+    location: SourceLocation
+    title: str = ""
+    authors: tuple[Person, ...] = ()
+    editors: tuple[Person, ...] = ()
+    year: int | None = None
+    year_text: str = ""
+    date: str = ""
+    venue: str = ""
+    volume: str = ""
+    issue: str = ""
+    pages: str = ""
+    publisher: str = ""
+    doi: str = ""
+    arxiv_id: str = ""
+    pmid: str = ""
+    pmcid: str = ""
+    isbn: str = ""
+    url: str = ""
+    files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UnparsedEntry:
+    """A bibliography block that could not be read as an entry, kept with its raw text."""
+
+    location: SourceLocation
+    reason: str
+    raw: str
+    key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bibliography:
+    """Every entry from every bibliography source, in load order.
+
+    `references` maps each key to its first definition; later definitions of the same key are in
+    `duplicates` (they are also what makes a `duplicate_key` finding).
+    """
+
+    sources: tuple[str, ...] = ()
+    references: dict[str, Reference] = field(default_factory=dict)
+    duplicates: tuple[Reference, ...] = ()
+    unparsed: tuple[UnparsedEntry, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FieldMismatch:
+    """One field whose cited value differs from the registry's."""
+
+    field: str
+    given: str
+    found: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The registry record a reference was compared with."""
+
+    source: str
+    title: str = ""
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    venue: str = ""
+    doi: str = ""
+    url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceResult:
+    """The existence verdict for one bibliography entry, from whatever verifier ran."""
+
+    key: str
+    verdict: ReferenceVerdict
+    flags: frozenset[ReferenceFlag] = frozenset()
+    mismatches: tuple[FieldMismatch, ...] = ()
+    match: Match | None = None
+    suggested: Match | None = None
+    notes: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CitationResult:
+    """The grounding verdict for one citation: does its source support its claim."""
+
+    status: GroundingStatus
+    judge: str
+    model: str = ""
+    ungrounded: bool = False
+    page: int | None = None
+    passage: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem (or piece of information) to report, tied to a place in the inputs."""
+
+    kind: FindingKind
+    severity: Severity
+    message: str
+    key: str | None = None
+    location: SourceLocation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """Everything one run found: the input to every report and annotation."""
+
+    documents: tuple[str, ...]
+    bibliography: Bibliography
+    citations: tuple[Citation, ...]
+    references: dict[str, ReferenceResult]
+    findings: tuple[Finding, ...]
+    grounding: dict[int, CitationResult] = field(default_factory=dict)

@@ -1,0 +1,19 @@
+"""Text folding shared by every comparison: case, accents, punctuation and white space."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+
+def fold(text: str) -> str:
+    """Case-folded text without accents or punctuation, words separated by single spaces."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^\w\s]|_", " ", stripped).split())
+
+
+def normalized_title(title: str) -> str:
+    """A title folded for duplicate detection: `fold` plus hyphenated words joined
+    ("Pre-trained" = "Pretrained")."""
+    return fold(re.sub(r"(\w)[-‐‑–](\w)", r"\1\2", title))

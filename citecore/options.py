@@ -1,0 +1,159 @@
+"""One Options object for every shell, built from layers of raw settings.
+
+Precedence, highest first: command line > document metadata (`citecheck:` map) > project file
+(`citecheck.toml` beside the document) > environment (`CITECHECK_<OPTION>`) > defaults. Each layer
+is a plain mapping of option names (`fail-on`, `fail_on` and `FAIL_ON` are the same name); values
+are validated once, here, so a bad value is one clear error wherever it came from.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from citecore.errors import OptionsError
+from citecore.model import FindingKind
+
+
+class ReportFormat(Enum):
+    """Formats a report can be written in."""
+
+    TABLE = "table"
+    MARKDOWN = "markdown"
+    JSON = "json"
+
+
+OPTION_NAMES = (
+    "strict",
+    "fail_on",
+    "annotate",
+    "report",
+    "format",
+    "offline",
+    "cache",
+    "bibliography",
+    "only_issues",
+    "quiet",
+)
+_TRUE = {"1", "true", "yes", "on", "y"}
+_FALSE = {"0", "false", "no", "off", "n", ""}
+PROJECT_FILE = "citecheck.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Everything that steers one run. `annotate=None` means "on unless the document says
+    `draft: false`"; `fail_on=None` means "errors fail the build in strict mode, else nothing"."""
+
+    strict: bool = False
+    fail_on: frozenset[FindingKind] | None = None
+    annotate: bool | None = None
+    report: Path | None = None
+    report_format: ReportFormat = ReportFormat.MARKDOWN
+    offline: bool = False
+    cache: Path | None = None
+    bibliographies: tuple[str, ...] = ()
+    only_issues: bool = False
+    quiet: bool = False
+    today: dt.date = field(default_factory=dt.date.today)
+
+
+def _canonical(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def _as_bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise OptionsError(f"option {name}: expected true or false, got {value!r}")
+
+
+def _as_list(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    if isinstance(value, Iterable):
+        return [str(v).strip() for v in value if str(v).strip()]
+    return [str(value)]
+
+
+def _as_kinds(value: Any) -> frozenset[FindingKind]:
+    kinds = set()
+    for name in _as_list(value):
+        try:
+            kinds.add(FindingKind(_canonical(name)))
+        except ValueError as exc:
+            known = ", ".join(k.value for k in FindingKind)
+            raise OptionsError(
+                f"option fail-on: unknown finding kind {name!r} (known: {known})"
+            ) from exc
+    return frozenset(kinds)
+
+
+def _as_format(value: Any) -> ReportFormat:
+    try:
+        return ReportFormat(str(value).strip().lower())
+    except ValueError as exc:
+        known = ", ".join(f.value for f in ReportFormat)
+        raise OptionsError(
+            f"option format: unknown report format {value!r} (known: {known})"
+        ) from exc
+
+
+def environment_layer(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The options set as `CITECHECK_<OPTION>` in the environment."""
+    environ = os.environ if environ is None else environ
+    layer = {}
+    for name in OPTION_NAMES:
+        value = environ.get(f"CITECHECK_{name.upper()}")
+        if value is not None:
+            layer[name] = value
+    return layer
+
+
+def project_layer(folder: Path) -> dict[str, Any]:
+    """The `[citecheck]` table (or top level) of `citecheck.toml` in `folder`, if there is one."""
+    path = folder / PROJECT_FILE
+    if not path.is_file():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, OSError) as exc:
+        raise OptionsError(f"{path}: cannot read project options: {exc}") from exc
+    table = data.get("citecheck", data)
+    return dict(table) if isinstance(table, Mapping) else {}
+
+
+def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> Options:
+    """Options from layers given lowest precedence first; unknown names are an error."""
+    merged: dict[str, Any] = {}
+    for layer in layers:
+        for name, value in layer.items():
+            canonical = _canonical(name)
+            if canonical not in OPTION_NAMES:
+                raise OptionsError(f"unknown citecheck option {name!r}")
+            if value is not None:
+                merged[canonical] = value
+    return Options(
+        strict=_as_bool("strict", merged.get("strict", False)),
+        fail_on=_as_kinds(merged["fail_on"]) if "fail_on" in merged else None,
+        annotate=_as_bool("annotate", merged["annotate"]) if "annotate" in merged else None,
+        report=Path(str(merged["report"])) if merged.get("report") else None,
+        report_format=_as_format(merged.get("format", "markdown")),
+        offline=_as_bool("offline", merged.get("offline", False)),
+        cache=Path(str(merged["cache"])) if merged.get("cache") else None,
+        bibliographies=tuple(_as_list(merged.get("bibliography", []))),
+        only_issues=_as_bool("only_issues", merged.get("only_issues", False)),
+        quiet=_as_bool("quiet", merged.get("quiet", False)),
+        today=today or dt.date.today(),
+    )

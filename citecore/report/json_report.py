@@ -1,0 +1,135 @@
+"""The JSON report: a public contract (DESIGN.md, "The JSON report"), schema version 1."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from citecore import __version__
+from citecore.model import (
+    CheckResult,
+    Citation,
+    CitationResult,
+    Finding,
+    Match,
+    ReferenceResult,
+    Severity,
+)
+from citecore.report.summary import summary
+
+SCHEMA_VERSION = 1
+
+
+def _match(match: Match | None) -> dict[str, Any] | None:
+    if match is None:
+        return None
+    return {
+        "source": match.source,
+        "doi": match.doi,
+        "title": match.title,
+        "authors": list(match.authors),
+        "year": match.year,
+        "venue": match.venue,
+        "url": match.url,
+    }
+
+
+def _grounding(result: CitationResult | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "status": result.status.value,
+        "ungrounded": result.ungrounded,
+        "page": result.page,
+        "passage": result.passage,
+        "reason": result.reason,
+        "judge": result.judge,
+        "model": result.model,
+    }
+
+
+def _citation(index: int, citation: Citation, result: CheckResult) -> dict[str, Any]:
+    return {
+        "key": citation.key,
+        "file": citation.location.file,
+        "line": citation.location.line,
+        "mode": citation.mode.value,
+        "prefix": citation.prefix,
+        "suffix": citation.suffix,
+        "locator": citation.locator,
+        "signal": citation.signal.value if citation.signal else None,
+        "claim": citation.claim,
+        "paragraph": citation.paragraph,
+        "in_note": citation.in_note,
+        "note_number": citation.note_number,
+        "context": citation.context,
+        "cited_with": list(citation.cited_with),
+        "grounding": _grounding(result.grounding.get(index)),
+    }
+
+
+def _reference(key: str, verdict: ReferenceResult, result: CheckResult) -> dict[str, Any]:
+    reference = result.bibliography.references.get(key)
+    unparsed = next((u for u in result.bibliography.unparsed if u.key == key), None)
+    location = reference.location if reference else unparsed.location if unparsed else None
+    return {
+        "key": key,
+        "file": location.file if location else None,
+        "line": location.line if location else None,
+        "verdict": verdict.verdict.value,
+        "flags": sorted(flag.value for flag in verdict.flags),
+        "mismatches": [
+            {"field": m.field, "given": m.given, "found": m.found, "reason": m.reason}
+            for m in verdict.mismatches
+        ],
+        "match": _match(verdict.match),
+        "suggested": _match(verdict.suggested),
+        "notes": list(verdict.notes),
+        "sources": list(verdict.sources),
+    }
+
+
+def _finding(item: Finding) -> dict[str, Any]:
+    return {
+        "kind": item.kind.value,
+        "severity": item.severity.value,
+        "key": item.key,
+        "file": item.location.file if item.location else None,
+        "line": item.location.line if item.location else None,
+        "message": item.message,
+    }
+
+
+def to_json_data(result: CheckResult, only_issues: bool = False) -> dict[str, Any]:
+    """The report as JSON-ready data; `only_issues` drops information-level findings and
+    the citations and references that have no finding."""
+    findings = [f for f in result.findings if not only_issues or f.severity is not Severity.INFO]
+    flagged = {f.key for f in findings}
+    citations = [
+        _citation(i, c, result)
+        for i, c in enumerate(result.citations)
+        if not only_issues or c.key in flagged
+    ]
+    references = [
+        _reference(k, v, result)
+        for k, v in result.references.items()
+        if not only_issues or k in flagged
+    ]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": "citecheck",
+        "version": __version__,
+        "inputs": {
+            "documents": list(result.documents),
+            "bibliographies": list(result.bibliography.sources),
+        },
+        "citations": citations,
+        "references": references,
+        "findings": [_finding(f) for f in findings],
+        "summary": summary(result),
+    }
+
+
+def render(result: CheckResult, only_issues: bool = False) -> str:
+    """The JSON report as text (UTF-8, indented, ending in a newline)."""
+    return json.dumps(to_json_data(result, only_issues), ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,51 @@
+"""REVIEW-CITES.md: summary counts, then one table row per finding, in document order."""
+
+from __future__ import annotations
+
+from citecore.model import CheckResult, Severity
+from citecore.report.labels import one_line, where
+from citecore.report.summary import summary
+
+_ICONS = {Severity.ERROR: "❌ error", Severity.WARNING: "⚠️ warning", Severity.INFO: "ℹ️ info"}
+
+
+def _cell(text: str, limit: int = 0) -> str:
+    """Text safe inside a Markdown table cell."""
+    return one_line(text, limit).replace("|", "\\|")
+
+
+def render(result: CheckResult, only_issues: bool = False) -> str:
+    """REVIEW-CITES.md as text."""
+    counts = summary(result)
+    claims = {(c.location.file, c.location.line, c.key): c.claim for c in result.citations}
+    lines = [
+        "# Citation review",
+        "",
+        f"Documents: {', '.join(f'`{d}`' for d in result.documents)}  ",
+        "Bibliographies: " + (", ".join(f"`{b}`" for b in result.bibliography.sources) or "none"),
+        "",
+        f"- **{counts['citations']}** citations of **{len({c.key for c in result.citations})}**"
+        f" keys; **{counts['references']}** bibliography entries",
+        "- findings: "
+        + (", ".join(f"{n} {s}" for s, n in sorted(counts["by_severity"].items())) or "none"),
+        "- reference verdicts: "
+        + ", ".join(f"{n} {v}" for v, n in sorted(counts["by_verdict"].items())),
+        "",
+    ]
+    findings = [f for f in result.findings if not only_issues or f.severity is not Severity.INFO]
+    if not findings:
+        lines.append("No problems found.")
+        return "\n".join(lines) + "\n"
+    lines += [
+        "| status | where | key | claim | details |",
+        "|---|---|---|---|---|",
+    ]
+    for item in findings:
+        claim = ""
+        if item.location is not None:
+            claim = claims.get((item.location.file, item.location.line, item.key or ""), "")
+        lines.append(
+            f"| {_ICONS[item.severity]} `{item.kind.value}` | {_cell(where(item))} "
+            f"| {_cell(item.key or '')} | {_cell(claim, 160)} | {_cell(item.message)} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,29 @@
+"""Build-log lines in pandoc's own style, one per finding, for stderr."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from citecore.model import Finding, Severity
+from citecore.report.labels import where
+
+
+def warning_line(item: Finding, failing: bool = False) -> str:
+    """`[WARNING] citecheck: paper.md:42: [undefined] smith2020: …` (`[ERROR]` when it fails the
+    build, `[INFO]` for information)."""
+    level = "ERROR" if failing else "INFO" if item.severity is Severity.INFO else "WARNING"
+    place = f"{where(item)}: " if item.location else ""
+    key = f" {item.key}" if item.key else ""
+    return f"[{level}] citecheck: {place}[{item.kind.value}]{key}: {item.message}"
+
+
+def warning_lines(
+    findings: Iterable[Finding], failing: Iterable[Finding] = (), verbose: bool = False
+) -> list[str]:
+    """One line per finding; information only when `verbose`."""
+    failed = set(failing)
+    return [
+        warning_line(f, f in failed)
+        for f in findings
+        if verbose or f.severity is not Severity.INFO or f in failed
+    ]

@@ -1,0 +1,11 @@
+#!/usr/bin/env python3
+"""citecheck as a panflute filter script: `pandoc paper.md --filter filters/citecheck.py`.
+
+The same filter runs as `pandoc --filter citecheck` once the package is installed; both are thin
+shells over `citecore.filter`.
+"""
+
+from citecore.filter import main
+
+if __name__ == "__main__":
+    main()
