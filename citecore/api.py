@@ -119,7 +119,7 @@ def check_document(
         *(
             finding(
                 FindingKind.UNMAPPED,
-                f"citation of '{c.key}' could not be mapped to a line of the source",
+                "citation could not be mapped to a line of the source",
                 c.key,
                 c.location,
             )

@@ -81,7 +81,7 @@ def citation_findings(
     findings = [
         finding(
             FindingKind.UNDEFINED,
-            f"citation key '{c.key}' is not in any bibliography",
+            "cited key is not in any bibliography",
             c.key,
             c.location,
         )
@@ -89,14 +89,14 @@ def citation_findings(
         if c.key not in known
     ]
     findings.extend(
-        finding(FindingKind.UNDEFINED, f"nocite key '{key}' is not in any bibliography", key)
+        finding(FindingKind.UNDEFINED, "nocite key is not in any bibliography", key)
         for key in nocite
         if key not in known
     )
     if not nocite_all:
         cited = {c.key for c in citations} | set(nocite)
         findings.extend(
-            finding(FindingKind.UNUSED, f"entry '{r.key}' is never cited", r.key, r.location)
+            finding(FindingKind.UNUSED, "entry is never cited", r.key, r.location)
             for r in bibliography.references.values()
             if r.key not in cited
         )
@@ -108,8 +108,7 @@ def _duplicate_key_findings(bibliography: Bibliography) -> Iterator[Finding]:
         first = bibliography.references[duplicate.key].location
         yield finding(
             FindingKind.DUPLICATE_KEY,
-            f"key '{duplicate.key}' is defined again (first defined at {first}); "
-            "only the first definition is used",
+            f"key defined again (first defined at {first}); only the first definition is used",
             duplicate.key,
             duplicate.location,
         )
@@ -125,8 +124,8 @@ def _likely_duplicate_findings(references: Iterable[Reference]) -> Iterator[Find
             first = by_doi[doi]
             yield finding(
                 FindingKind.DUPLICATE_ENTRY,
-                f"'{reference.key}' has the same DOI {reference.doi} as '{first.key}' "
-                f"({first.location}): likely the same work under two keys",
+                f"same DOI {reference.doi} as '{first.key}' ({first.location}): "
+                "likely the same work under two keys",
                 reference.key,
                 reference.location,
             )
@@ -145,8 +144,8 @@ def _likely_duplicate_findings(references: Iterable[Reference]) -> Iterator[Find
         if same:
             yield finding(
                 FindingKind.DUPLICATE_ENTRY,
-                f"'{reference.key}' has the same title as '{same[0].key}' "
-                f"({same[0].location}): likely the same work under two keys",
+                f"same title as '{same[0].key}' ({same[0].location}): "
+                "likely the same work under two keys",
                 reference.key,
                 reference.location,
             )
@@ -158,7 +157,7 @@ def _year_findings(reference: Reference, today: dt.date) -> Iterator[Finding]:
         if text and not _UNDATED.match(text):
             yield finding(
                 FindingKind.BAD_YEAR,
-                f"'{reference.key}': year '{text}' is not a year",
+                f"year '{text}' is not a year",
                 reference.key,
                 reference.location,
             )
@@ -166,7 +165,7 @@ def _year_findings(reference: Reference, today: dt.date) -> Iterator[Finding]:
     if reference.year < _EARLIEST_YEAR:
         yield finding(
             FindingKind.BAD_YEAR,
-            f"'{reference.key}': year {reference.year} is not plausible",
+            f"year {reference.year} is not plausible",
             reference.key,
             reference.location,
         )
@@ -176,7 +175,7 @@ def _year_findings(reference: Reference, today: dt.date) -> Iterator[Finding]:
         when = reference.date or str(reference.year)
         yield finding(
             FindingKind.FUTURE_YEAR,
-            f"'{reference.key}': date {when} is in the future",
+            f"date {when} is in the future",
             reference.key,
             reference.location,
         )
@@ -194,7 +193,7 @@ def _identifier_findings(reference: Reference) -> Iterator[Finding]:
         if value and not valid(value):
             yield finding(
                 FindingKind.MALFORMED_ID,
-                f"'{reference.key}': {label} '{value}' is malformed (expected {shape})",
+                f"{label} '{value}' is malformed (expected {shape})",
                 reference.key,
                 reference.location,
             )
@@ -206,7 +205,7 @@ def reference_findings(bibliography: Bibliography, today: dt.date) -> list[Findi
     findings = [
         finding(
             FindingKind.UNPARSED,
-            f"entry{' ' + repr(u.key) if u.key else ''} could not be parsed: {u.reason}",
+            f"entry could not be parsed: {u.reason}",
             u.key,
             u.location,
         )
@@ -221,7 +220,7 @@ def reference_findings(bibliography: Bibliography, today: dt.date) -> list[Findi
             findings.append(
                 finding(
                     FindingKind.NO_TITLE,
-                    f"'{reference.key}' has no title",
+                    "entry has no title",
                     reference.key,
                     reference.location,
                 )
@@ -248,22 +247,22 @@ def verdict_findings(
         location = reference.location if reference else None
         kind = _VERDICT_KINDS.get(result.verdict)
         if kind is not None:
-            findings.append(finding(kind, _verdict_message(key, result), key, location))
+            findings.append(finding(kind, _verdict_message(result), key, location))
         if ReferenceFlag.RETRACTED in result.flags:
             findings.append(
-                finding(FindingKind.RETRACTED, f"'{key}' has been retracted", key, location)
+                finding(FindingKind.RETRACTED, "the cited work has been retracted", key, location)
             )
     return findings
 
 
-def _verdict_message(key: str, result: ReferenceResult) -> str:
+def _verdict_message(result: ReferenceResult) -> str:
     if result.verdict is ReferenceVerdict.MISMATCH:
         fields = "; ".join(f"{m.field}: '{m.given}' vs '{m.found}'" for m in result.mismatches)
         source = f" ({result.match.source})" if result.match else ""
-        return f"'{key}' differs from the registry record{source}: {fields}"
+        return f"differs from the registry record{source}: {fields}"
     if result.verdict is ReferenceVerdict.NOT_FOUND:
         consulted = ", ".join(result.sources) or "the registries"
-        return f"'{key}' could not be confirmed in {consulted}"
+        return f"could not be confirmed in {consulted}"
     if result.verdict is ReferenceVerdict.ERROR:
-        return f"'{key}' could not be checked: a source did not answer"
-    return f"'{key}' could not be verified: " + ("; ".join(result.notes) or "too little to compare")
+        return "could not be checked: a source did not answer"
+    return "could not be verified: " + ("; ".join(result.notes) or "too little to compare")

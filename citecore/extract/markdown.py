@@ -66,10 +66,15 @@ class _Context:
     note_number: int | None = None
 
 
+def _inline_text(inlines: Iterable[pf.Element]) -> str:
+    """Plain text of a citation prefix or suffix, non-breaking spaces made plain."""
+    elements = list(inlines)
+    return pf.stringify(pf.Plain(*elements)).replace("\u00a0", " ").strip() if elements else ""
+
+
 def _stringify_citation(citation: pf.Citation) -> str:
     """A readable pandoc-Markdown form of one citation, for claim text."""
-    prefix = pf.stringify(pf.Plain(*citation.prefix)).strip() if citation.prefix else ""
-    suffix = pf.stringify(pf.Plain(*citation.suffix)).strip() if citation.suffix else ""
+    prefix, suffix = _inline_text(citation.prefix), _inline_text(citation.suffix)
     marker = {"SuppressAuthor": "-@"}.get(citation.mode, "@") + citation.id
     return " ".join(part for part in (prefix, marker) if part) + (
         f", {suffix.lstrip(', ')}" if suffix else ""
@@ -205,8 +210,7 @@ class _Walker:
             if is_crossref(citation.id):
                 continue
             location = self._location_for(citation.id, context)
-            prefix = pf.stringify(pf.Plain(*citation.prefix)).strip() if citation.prefix else ""
-            suffix = pf.stringify(pf.Plain(*citation.suffix)).strip() if citation.suffix else ""
+            prefix, suffix = _inline_text(citation.prefix), _inline_text(citation.suffix)
             record = Citation(
                 key=citation.id,
                 mode=_MODES.get(citation.mode, CitationMode.NORMAL),

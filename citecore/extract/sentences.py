@@ -1,7 +1,7 @@
 """Sentence splitting for scholarly prose, returning character spans.
 
-A period ends a sentence only when what follows looks like a new sentence (a capital, a digit or
-an opening quote after white space) and the word before it is not an abbreviation that scholarly
+A period ends a sentence only when what follows looks like a new sentence (after white space,
+anything but a lower-case letter) and the word before it is not an abbreviation that scholarly
 text puts before capitals and numbers ("et al.", "e.g.", "Fig. 2", "Eq. 3", "J. Smith").
 """
 
@@ -83,7 +83,9 @@ _ABBREVIATIONS = frozenset(
     ]
 )
 
-_BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9À-ÖØ-Þ])")
+# A boundary is end punctuation, closing quotes or brackets, white space, then anything but a
+# lower-case letter: a capital, a digit, an opening quote, or a citation.
+_BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s+[^\sa-zß-öø-ÿ])")
 _WORD_BEFORE = re.compile(r"(\S+)$")
 
 

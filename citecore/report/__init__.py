@@ -28,6 +28,9 @@ def write_atomically(path: Path, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        Path(temporary).chmod(0o666 & ~umask)  # mkstemp makes 0600; a report is for everyone
         Path(temporary).replace(path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
