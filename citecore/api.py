@@ -55,9 +55,10 @@ def _as_names(value: Any) -> list[str]:
 def load_document_bibliography(
     doc: pf.Doc, options: Options, search_dirs: Sequence[Path], sources: Sequence[SourceFile]
 ) -> Bibliography:
-    """Every bibliography the document names (`bibliography:`, then `--bib` ones), then its
-    inline `references:`; relative paths are tried as given, then under `search_dirs`."""
-    names = [*_as_names(doc.get_metadata("bibliography")), *options.bibliographies]
+    """Every bibliography the document names, then its inline `references:`; relative paths
+    are tried as given, then under `search_dirs`. Bibliographies given as options replace the
+    document's `bibliography:`, as pandoc's `--bibliography` does."""
+    names = list(options.bibliographies) or _as_names(doc.get_metadata("bibliography"))
     paths = list(dict.fromkeys(resolve_bibliography(n, search_dirs) for n in names))
     inline = doc.get_metadata("references", default=[])
     return load_bibliographies(

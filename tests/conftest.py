@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,11 +19,31 @@ CORPUS = SHARED / "corpus"
 CASES = Path(__file__).resolve().parent / "cases"
 
 
-def corpus_markdown_papers() -> list[Path]:
-    """Every paper of ../shared/corpus/markdown (the one in MANIFEST.tsv for each folder)."""
+@dataclass(frozen=True)
+class CorpusPaper:
+    """A corpus paper and, when its `bibliography:` names a file the corpus renamed, that file."""
+
+    path: Path
+    bibliography_override: str | None
+
+    @property
+    def name(self) -> str:
+        return self.path.parent.name
+
+
+def corpus_markdown_papers() -> list[CorpusPaper]:
+    """Every paper of ../shared/corpus/markdown, as MANIFEST.tsv lists them."""
     manifest = CORPUS / "markdown" / "MANIFEST.tsv"
-    rows = [line.split("\t") for line in manifest.read_text().splitlines()[1:] if line.strip()]
-    return [CORPUS / "markdown" / row[0] / row[1] for row in rows]
+    lines = manifest.read_text().splitlines()
+    header = lines[0].split("\t")
+    papers = []
+    for line in lines[1:]:
+        row = dict(zip(header, line.split("\t"), strict=False))
+        folder = CORPUS / "markdown" / row["name"]
+        named = row.get("yaml_bibliography", "")
+        override = row["bib_copied_as"] if named and not (folder / named).exists() else None
+        papers.append(CorpusPaper(folder / row["document"], override))
+    return papers
 
 
 def run_pandoc(
