@@ -48,8 +48,17 @@ def normalize_arxiv(value: str) -> str:
 
 
 def is_valid_arxiv(arxiv_id: str) -> bool:
-    """True for new-style (`2101.00001v2`) and old-style (`hep-th/9901001`) arXiv ids."""
-    return bool(_ARXIV_SHAPE.match(arxiv_id))
+    """True for new-style (`2101.00001v2`) and old-style (`hep-th/9901001`) arXiv ids, with a
+    real month and the sequence length of its period (4 digits to 1412, 5 from 1501)."""
+    if not _ARXIV_SHAPE.match(arxiv_id):
+        return False
+    new_style = re.match(r"^(\d{2})(\d{2})\.(\d+)", arxiv_id)
+    if new_style is None:
+        return True
+    year, month, sequence = (int(new_style.group(1)), int(new_style.group(2)), new_style.group(3))
+    if not 1 <= month <= 12 or (year, month) < (7, 4):
+        return False
+    return len(sequence) == (4 if year < 15 else 5)
 
 
 def arxiv_in_text(text: str) -> str:
