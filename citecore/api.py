@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import panflute as pf
+from panflute.tools import meta2builtin
 
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.checks import citation_findings, finding, reference_findings, verdict_findings
@@ -39,9 +40,16 @@ class DocumentCheck:
 
 
 def metadata_options(doc: pf.Doc) -> dict[str, Any]:
-    """The `citecheck:` metadata map of a document, as plain values (an options layer)."""
+    """The document's citecheck options as plain values (an options layer): the `citecheck:`
+    map, then top-level `citecheck.<option>` / `citecheck-<option>` keys, which is what
+    `pandoc -M citecheck.strict=true` makes."""
     value = doc.get_metadata("citecheck", default={})
-    return dict(value) if isinstance(value, Mapping) else {}
+    layer = dict(value) if isinstance(value, Mapping) else {}
+    for name, meta in doc.metadata.content.items():
+        if name.startswith(("citecheck.", "citecheck-")):
+            # Not get_metadata: it would read the dot as a path into a `citecheck` map.
+            layer[name[len("citecheck.") :]] = meta2builtin(meta)
+    return layer
 
 
 def _as_names(value: Any) -> list[str]:

@@ -63,9 +63,13 @@ def _annotate_wanted(doc: pf.Doc, options: Options) -> bool:
 
 
 def _strict_requested(doc: pf.Doc) -> bool:
-    """Whether the run asked for strict mode, read without validating any other option (used
-    when the options themselves are what failed)."""
-    strict = os.environ.get("CITECHECK_STRICT", "") or metadata_options(doc).get("strict", "")
+    """Whether the run asked for strict mode, read leniently: it is consulted when building the
+    options (or anything else) failed, so it must not fail itself."""
+    strict: Any = os.environ.get("CITECHECK_STRICT", "")
+    try:
+        strict = strict or metadata_options(doc).get("strict", "")
+    except Exception:  # the metadata may be what broke; the environment still decides
+        logger.debug("cannot read strict from metadata", exc_info=True)
     return str(strict).lower() in {"1", "true", "yes", "on"}
 
 

@@ -1,0 +1,233 @@
+"""The filter under the real pandoc binary: warnings, reports, annotations, strict mode."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import zipfile
+from html.parser import HTMLParser
+from pathlib import Path
+
+import panflute as pf
+import pytest
+
+import citecore.filter as citecheck_filter
+from citecore.filter import run_filter
+from citecore.pandoc import pandoc_path, read_markdown
+from tests.conftest import CASES, REPO, requires_latex, run_pandoc
+
+FILTER_SCRIPT = REPO / "filters" / "citecheck.py"
+
+
+@pytest.fixture
+def problems(tmp_path: Path) -> Path:
+    """A writable copy of the `problems` scenario."""
+    folder = tmp_path / "problems"
+    shutil.copytree(CASES / "problems", folder)
+    return folder
+
+
+class _Spans(HTMLParser):
+    """Collects the citecheck spans of an HTML page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spans: list[dict[str, str | None]] = []
+        self.styles = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if tag == "span" and "citecheck" in (attributes.get("class") or "").split():
+            self.spans.append(attributes)
+
+    def handle_data(self, data: str) -> None:
+        if ".citecheck" in data:
+            self.styles += data
+
+
+def test_warnings_name_file_line_and_key(problems: Path) -> None:
+    completed = run_pandoc("paper.md", "--filter", "citecheck", "-t", "html", cwd=problems)
+    lines = [line for line in completed.stderr.splitlines() if "citecheck:" in line]
+    assert lines == [
+        "[WARNING] citecheck: paper.md:7: [undefined] ghost2020: "
+        "cited key is not in any bibliography",
+        "[WARNING] citecheck: paper.md:8: [undefined] ghost2020: "
+        "cited key is not in any bibliography",
+        "[WARNING] citecheck: refs.bib:9: [unparsed] broken2019: "
+        "entry could not be parsed: field 'year' has no value",
+    ]
+
+
+def test_panflute_script_is_the_same_filter(problems: Path) -> None:
+    completed = run_pandoc("paper.md", "--filter", str(FILTER_SCRIPT), "-t", "html", cwd=problems)
+    assert "paper.md:7: [undefined] ghost2020" in completed.stderr
+
+
+def test_html_annotation(problems: Path) -> None:
+    completed = run_pandoc(
+        "paper.md", "--filter", "citecheck", "--citeproc", "-s", "-t", "html", cwd=problems
+    )
+    parser = _Spans()
+    parser.feed(completed.stdout)
+    classes = [span["class"] for span in parser.spans]
+    assert classes == [
+        "citecheck citecheck-error citecheck-undefined",
+        "citecheck citecheck-error citecheck-unparsed",
+        "citecheck citecheck-error citecheck-undefined",
+    ]
+    assert "cited key is not in any bibliography" in (parser.spans[0]["title"] or "")
+    assert ".citecheck-error" in parser.styles
+
+
+def test_docx_comments(problems: Path) -> None:
+    run_pandoc("paper.md", "--filter", "citecheck", "-o", "paper.docx", cwd=problems)
+    with zipfile.ZipFile(problems / "paper.docx") as docx:
+        comments = docx.read("word/comments.xml").decode()
+    texts = re.findall(r"<w:t[^>]*>([^<]*)</w:t>", comments)
+    assert len(re.findall(r"<w:comment ", comments)) == 3
+    assert all(t.startswith("citecheck (error)") for t in texts)
+    assert 'w:author="citecheck"' in comments
+
+
+@requires_latex
+def test_pdf_margin_notes(problems: Path) -> None:
+    run_pandoc("paper.md", "--filter", "citecheck", "--citeproc", "-o", "paper.pdf", cwd=problems)
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(problems / "paper.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert text.count("citecheck:") == 3
+    assert "undefined: cited key is not in any" in " ".join(text.split())
+
+
+def test_latex_keeps_the_writers_header_includes(problems: Path) -> None:
+    paper = problems / "paper.md"
+    paper.write_text(
+        paper.read_text().replace("---\n\n", "header-includes: \\usepackage{mine}\n---\n\n", 1)
+    )
+    latex = run_pandoc("paper.md", "--filter", "citecheck", "-s", "-t", "latex", cwd=problems)
+    assert "\\usepackage{mine}" in latex.stdout
+    assert "\\DeclareRobustCommand{\\citecheckNote}" in latex.stdout
+    assert "\\citecheckNote{error}" in latex.stdout
+    assert "\\citecheckInlineNote{error}" in latex.stdout  # the one in the footnote
+    assert "marginparwidth=2in" in latex.stdout
+
+
+def test_other_formats_are_unchanged(problems: Path) -> None:
+    plain = run_pandoc("paper.md", "-t", "plain", cwd=problems).stdout
+    filtered = run_pandoc("paper.md", "--filter", "citecheck", "-t", "plain", cwd=problems)
+    assert filtered.stdout == plain
+
+
+def test_annotate_false_leaves_the_document_alone(problems: Path) -> None:
+    plain = run_pandoc("paper.md", "-t", "html", cwd=problems).stdout
+    quiet = run_pandoc(
+        "paper.md", "--filter", "citecheck", "-M", "citecheck.annotate=false", "-t", "html",
+        cwd=problems,
+    )
+    assert quiet.stdout == plain
+
+
+def test_strict_mode_fails_the_build_after_writing_the_report(problems: Path) -> None:
+    completed = run_pandoc(
+        "paper.md", "--filter", "citecheck", "-o", "paper.html",
+        cwd=problems, env={"CITECHECK_STRICT": "1", "CITECHECK_REPORT": "REVIEW-CITES.md"},
+        check=False,
+    )
+    assert completed.returncode != 0
+    assert "[ERROR] citecheck: paper.md:7: [undefined] ghost2020" in completed.stderr
+    assert "3 citation problem(s) fail this build" in completed.stderr
+    assert not (problems / "paper.html").exists()
+    report = (problems / "REVIEW-CITES.md").read_text()
+    assert "| paper.md:7 | ghost2020 |" in report
+
+
+def test_fail_on_from_metadata(problems: Path) -> None:
+    completed = run_pandoc(
+        "paper.md", "--filter", "citecheck", "-M", "citecheck.fail-on=unparsed", "-t", "html",
+        cwd=problems, check=False,
+    )
+    assert completed.returncode != 0
+    assert "1 citation problem(s) fail this build" in completed.stderr
+
+
+def test_json_report_from_metadata(problems: Path) -> None:
+    run_pandoc(
+        "paper.md", "--filter", "citecheck", "-M", "citecheck.report=out/report.json",
+        "-M", "citecheck.format=json", "-t", "html", cwd=problems,
+    )
+    report = json.loads((problems / "out" / "report.json").read_text())
+    assert report["summary"]["citations"] == 5
+    assert {r["key"]: r["verdict"] for r in report["references"]} == {
+        "lecun2015deep": "unchecked",
+        "he2016deep": "unchecked",
+        "broken2019": "unparsed",
+    }
+
+
+def test_missing_bibliography_is_a_warning_unless_strict(problems: Path) -> None:
+    (problems / "refs.bib").unlink()
+    lenient = run_pandoc("paper.md", "--filter", "citecheck", "-t", "html", cwd=problems)
+    assert "[WARNING] citecheck: bibliography 'refs.bib' not found" in lenient.stderr
+    strict = run_pandoc(
+        "paper.md", "--filter", "citecheck", "-t", "html",
+        cwd=problems, env={"CITECHECK_STRICT": "1"}, check=False,
+    )
+    assert strict.returncode != 0
+    assert "[ERROR] citecheck: bibliography 'refs.bib' not found" in strict.stderr
+
+
+def test_bad_option_is_one_clear_line(problems: Path) -> None:
+    completed = run_pandoc(
+        "paper.md", "--filter", "citecheck", "-M", "citecheck.strict=perhaps", "-t", "html",
+        cwd=problems,
+    )
+    assert "[WARNING] citecheck: option strict: expected true or false" in completed.stderr
+
+
+def test_an_internal_error_does_not_break_a_lenient_build(problems: Path, tmp_path: Path) -> None:
+    """A bug injected into the pipeline, inside the real pandoc run, through sitecustomize."""
+    injector = tmp_path / "inject"
+    injector.mkdir()
+    (injector / "sitecustomize.py").write_text(
+        "import citecore.filter\n"
+        "def broken(*args, **kwargs):\n"
+        "    raise RuntimeError('injected failure')\n"
+        "citecore.filter.check_document = broken\n"
+    )
+    path = os.pathsep.join([str(injector), os.environ.get("PYTHONPATH", "")])
+    lenient = run_pandoc(
+        "paper.md", "--filter", "citecheck", "-t", "html", cwd=problems, env={"PYTHONPATH": path}
+    )
+    assert "internal error, citations not checked: RuntimeError: injected failure" in (
+        lenient.stderr
+    )
+    assert "Deep networks learn representations" in lenient.stdout
+    strict = run_pandoc(
+        "paper.md", "--filter", "citecheck", "-t", "html", cwd=problems,
+        env={"PYTHONPATH": path, "CITECHECK_STRICT": "1"}, check=False,
+    )
+    assert strict.returncode != 0
+
+
+def test_run_filter_in_process_survives_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(citecheck_filter, "check_document", broken)
+    doc = read_markdown(CASES / "problems" / "paper.md")
+    stderr = io.StringIO()
+    outcome = run_filter(doc, "html", stderr=stderr)
+    assert outcome.exit_code == 0
+    assert "internal error" in stderr.getvalue()
+
+
+def test_main_returns_the_document_for_tests() -> None:
+    doc = pf.convert_text("Just text [@nothing].", standalone=True, pandoc_path=pandoc_path())
+    assert citecheck_filter.main(doc, argv=["html"]) is doc
