@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
 from citecore import __version__
 from citecore.api import check_markdown_file
 from citecore.errors import CitecheckError
@@ -28,7 +26,6 @@ from citecore.options import (
 )
 from citecore.policy import failing_findings
 from citecore.report import render_report, write_atomically
-from citecore.report.console import build_table
 from citecore.report.warnings import warning_lines
 
 SUBCOMMANDS = ("check", "filter")
@@ -99,6 +96,10 @@ def _check(args: argparse.Namespace) -> int:
             for line in warning_lines(result.findings, failing):
                 print(line, file=sys.stderr)
     elif args.format is None and sys.stdout.isatty():
+        from rich.console import Console  # only a terminal needs rich
+
+        from citecore.report.console import build_table
+
         Console().print(build_table(result, options.only_issues))
     else:
         fmt = ReportFormat(args.format) if args.format else ReportFormat.TABLE

@@ -47,12 +47,16 @@ def kinds(text: str) -> list[tuple[FindingKind, str | None]]:
         ("@misc{ok, title = {Fine}, year = {2020}, doi = {10.1000/x}}", []),
         ("@misc{k, title = {T}, doi = {10.1000-x}}", [(FindingKind.MALFORMED_ID, "k")]),
         ("@misc{k, title = {T}, doi = {doi:10.1000/x}}", []),
-        ("@misc{k, title = {T}, eprint = {1706.3762}, archiveprefix = {arXiv}}",
-         [(FindingKind.MALFORMED_ID, "k")]),
+        (
+            "@misc{k, title = {T}, eprint = {1706.3762}, archiveprefix = {arXiv}}",
+            [(FindingKind.MALFORMED_ID, "k")],
+        ),
         ("@misc{k, title = {T}, eprint = {hep-th/9901001}, archiveprefix = {arXiv}}", []),
         ("@misc{k, title = {T}, eprint = {0801.1234}, archiveprefix = {arXiv}}", []),
-        ("@misc{k, title = {T}, eprint = {2113.01234}, archiveprefix = {arXiv}}",
-         [(FindingKind.MALFORMED_ID, "k")]),
+        (
+            "@misc{k, title = {T}, eprint = {2113.01234}, archiveprefix = {arXiv}}",
+            [(FindingKind.MALFORMED_ID, "k")],
+        ),
         ("@misc{k, title = {T}, isbn = {0-201-52983-2}}", [(FindingKind.MALFORMED_ID, "k")]),
         ("@misc{k, title = {T}, isbn = {978-0-201-52983-8}}", []),
         ("@misc{k, title = {T}, pmid = {PM123}}", [(FindingKind.MALFORMED_ID, "k")]),
@@ -102,8 +106,12 @@ def test_undefined_is_reported_at_every_occurrence_and_unused_as_information() -
         "@misc{used, title = {U}}\n@misc{unused, title = {V}}\n@misc{nocited, title = {W}}\n"
         "@misc{broken, title = {X}, year = ,}\n"
     )
-    citations = [_citation("used", 1), _citation("ghost", 2), _citation("ghost", 5),
-                 _citation("broken", 6)]
+    citations = [
+        _citation("used", 1),
+        _citation("ghost", 2),
+        _citation("ghost", 5),
+        _citation("broken", 6),
+    ]
     found = citation_findings(citations, bib, nocite=["nocited", "ghost2"])
     assert [(f.kind, f.key, f.location.line if f.location else None) for f in found] == [
         (FindingKind.UNDEFINED, "ghost", 2),
@@ -112,8 +120,9 @@ def test_undefined_is_reported_at_every_occurrence_and_unused_as_information() -
         (FindingKind.UNUSED, "unused", 2),
     ]
     assert found[-1].severity is Severity.INFO
-    assert all(f.kind is not FindingKind.UNUSED for f in
-               citation_findings(citations, bib, nocite_all=True))
+    assert all(
+        f.kind is not FindingKind.UNUSED for f in citation_findings(citations, bib, nocite_all=True)
+    )
 
 
 def test_verifier_verdicts_become_findings_at_the_entry() -> None:

@@ -128,7 +128,13 @@ def test_other_formats_are_unchanged(problems: Path) -> None:
 def test_annotate_false_leaves_the_document_alone(problems: Path) -> None:
     plain = run_pandoc("paper.md", "-t", "html", cwd=problems).stdout
     quiet = run_pandoc(
-        "paper.md", "--filter", "citecheck", "-M", "citecheck.annotate=false", "-t", "html",
+        "paper.md",
+        "--filter",
+        "citecheck",
+        "-M",
+        "citecheck.annotate=false",
+        "-t",
+        "html",
         cwd=problems,
     )
     assert quiet.stdout == plain
@@ -136,8 +142,13 @@ def test_annotate_false_leaves_the_document_alone(problems: Path) -> None:
 
 def test_strict_mode_fails_the_build_after_writing_the_report(problems: Path) -> None:
     completed = run_pandoc(
-        "paper.md", "--filter", "citecheck", "-o", "paper.html",
-        cwd=problems, env={"CITECHECK_STRICT": "1", "CITECHECK_REPORT": "REVIEW-CITES.md"},
+        "paper.md",
+        "--filter",
+        "citecheck",
+        "-o",
+        "paper.html",
+        cwd=problems,
+        env={"CITECHECK_STRICT": "1", "CITECHECK_REPORT": "REVIEW-CITES.md"},
         check=False,
     )
     assert completed.returncode != 0
@@ -150,8 +161,15 @@ def test_strict_mode_fails_the_build_after_writing_the_report(problems: Path) ->
 
 def test_fail_on_from_metadata(problems: Path) -> None:
     completed = run_pandoc(
-        "paper.md", "--filter", "citecheck", "-M", "citecheck.fail-on=unparsed", "-t", "html",
-        cwd=problems, check=False,
+        "paper.md",
+        "--filter",
+        "citecheck",
+        "-M",
+        "citecheck.fail-on=unparsed",
+        "-t",
+        "html",
+        cwd=problems,
+        check=False,
     )
     assert completed.returncode != 0
     assert "1 citation problem(s) fail this build" in completed.stderr
@@ -159,8 +177,16 @@ def test_fail_on_from_metadata(problems: Path) -> None:
 
 def test_json_report_from_metadata(problems: Path) -> None:
     run_pandoc(
-        "paper.md", "--filter", "citecheck", "-M", "citecheck.report=out/report.json",
-        "-M", "citecheck.format=json", "-t", "html", cwd=problems,
+        "paper.md",
+        "--filter",
+        "citecheck",
+        "-M",
+        "citecheck.report=out/report.json",
+        "-M",
+        "citecheck.format=json",
+        "-t",
+        "html",
+        cwd=problems,
     )
     report = json.loads((problems / "out" / "report.json").read_text())
     assert report["summary"]["citations"] == 5
@@ -176,8 +202,14 @@ def test_missing_bibliography_is_a_warning_unless_strict(problems: Path) -> None
     lenient = run_pandoc("paper.md", "--filter", "citecheck", "-t", "html", cwd=problems)
     assert "[WARNING] citecheck: bibliography 'refs.bib' not found" in lenient.stderr
     strict = run_pandoc(
-        "paper.md", "--filter", "citecheck", "-t", "html",
-        cwd=problems, env={"CITECHECK_STRICT": "1"}, check=False,
+        "paper.md",
+        "--filter",
+        "citecheck",
+        "-t",
+        "html",
+        cwd=problems,
+        env={"CITECHECK_STRICT": "1"},
+        check=False,
     )
     assert strict.returncode != 0
     assert "[ERROR] citecheck: bibliography 'refs.bib' not found" in strict.stderr
@@ -185,7 +217,13 @@ def test_missing_bibliography_is_a_warning_unless_strict(problems: Path) -> None
 
 def test_bad_option_is_one_clear_line(problems: Path) -> None:
     completed = run_pandoc(
-        "paper.md", "--filter", "citecheck", "-M", "citecheck.strict=perhaps", "-t", "html",
+        "paper.md",
+        "--filter",
+        "citecheck",
+        "-M",
+        "citecheck.strict=perhaps",
+        "-t",
+        "html",
         cwd=problems,
     )
     assert "[WARNING] citecheck: option strict: expected true or false" in completed.stderr
@@ -210,8 +248,14 @@ def test_an_internal_error_does_not_break_a_lenient_build(problems: Path, tmp_pa
     )
     assert "Deep networks learn representations" in lenient.stdout
     strict = run_pandoc(
-        "paper.md", "--filter", "citecheck", "-t", "html", cwd=problems,
-        env={"PYTHONPATH": path, "CITECHECK_STRICT": "1"}, check=False,
+        "paper.md",
+        "--filter",
+        "citecheck",
+        "-t",
+        "html",
+        cwd=problems,
+        env={"PYTHONPATH": path, "CITECHECK_STRICT": "1"},
+        check=False,
     )
     assert strict.returncode != 0
 

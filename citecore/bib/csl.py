@@ -11,8 +11,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import yaml
-
 from citecore.bib.names import parse_csl_names
 from citecore.errors import InputError
 from citecore.identifiers import (
@@ -128,6 +126,8 @@ def parse_csl_json(text: str, file: str) -> tuple[list[Reference], list[Unparsed
 
 def parse_csl_yaml(text: str, file: str) -> tuple[list[Reference], list[UnparsedEntry]]:
     """Read a CSL YAML file: a `references:` map (pandoc's form) or a bare list of items."""
+    import yaml  # only CSL YAML bibliographies need it
+
     try:
         documents = [d for d in yaml.safe_load_all(text) if d is not None]
     except yaml.YAMLError as exc:

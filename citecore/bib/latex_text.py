@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+import re
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-from pylatexenc.latex2text import LatexNodes2Text
+if TYPE_CHECKING:
+    from pylatexenc.latex2text import LatexNodes2Text
 
-_CONVERTER = LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+# Text that only protects case with braces ("{BERT}: Pre-training") needs no LaTeX parser.
+_NEEDS_PARSER = re.compile(r"[\\$~%&]|--|``|''")
+
+
+@cache
+def _converter() -> LatexNodes2Text:
+    from pylatexenc.latex2text import LatexNodes2Text  # slow to import; many files never need it
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
 
 
 @lru_cache(maxsize=4096)
 def decode_latex(text: str) -> str:
     """Plain text of a LaTeX field value: accents and macros decoded, braces and math delimiters
     dropped, white space collapsed. Never raises on malformed input (pylatexenc is tolerant)."""
-    if not any(ch in text for ch in "\\{}$~%&"):
-        return " ".join(text.split())
-    return " ".join(str(_CONVERTER.latex_to_text(text)).split())
+    if not _NEEDS_PARSER.search(text):
+        return " ".join(text.replace("{", "").replace("}", "").split())
+    return " ".join(str(_converter().latex_to_text(text)).split())

@@ -10,6 +10,7 @@ separately, so that their order does not disturb the body's.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,8 +35,11 @@ _MASKED = re.compile(
 )
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 _NOTE_START = re.compile(r"^\[\^[^\]\s]+\]:", re.MULTILINE)
-# A key's end: pandoc allows internal punctuation in keys only when an alphanumeric follows it.
-_KEY_END = r"(?![\w]|[:.#$%&\-+?<>~/][\w])"
+# Pandoc's citation key grammar: a word character, then word characters or internal punctuation
+# (punctuation only when a word character follows); or any key in braces, `@{…}`.
+_CITATION_KEY = re.compile(
+    r"(?<![\w\\@])-?@(?:\{(?P<braced>[^{}\s]+)\}|(?P<bare>\w(?:\w|[:.#$%&\-+?<>~/](?=\w))*))"
+)
 
 
 def _mask(text: str) -> str:
@@ -81,18 +85,18 @@ class SourceIndex:
     occurrences: dict[tuple[str, Region], tuple[SourceLocation, ...]]
 
     @classmethod
-    def build(cls, sources: Sequence[SourceFile], keys: set[str]) -> SourceIndex:
-        """Index every occurrence of every key in `keys`, file after file (pandoc reads several
-        inputs as one document, in the order given)."""
+    def build(cls, sources: Sequence[SourceFile]) -> SourceIndex:
+        """Index every citation key occurrence, file after file (pandoc reads several inputs as
+        one document, in the order given)."""
         found: dict[tuple[str, Region], list[SourceLocation]] = defaultdict(list)
         for source in sources:
-            for (key, region), lines in _occurrences(source.text, keys).items():
+            for (key, region), lines in _occurrences(source.text).items():
                 found[(key, region)].extend(SourceLocation(source.name, line) for line in lines)
         return cls({k: tuple(v) for k, v in found.items()})
 
 
-def _occurrences(text: str, keys: set[str]) -> dict[tuple[str, Region], list[int]]:
-    """Lines of every occurrence in one text of every key, by key and region."""
+def _occurrences(text: str) -> dict[tuple[str, Region], list[int]]:
+    """Lines of every citation key occurrence in one text, by key and region."""
     masked = _mask(text)
     front = _FRONT_MATTER.match(masked)
     front_end = front.end() if front else 0
@@ -107,28 +111,11 @@ def _occurrences(text: str, keys: set[str]) -> dict[tuple[str, Region], list[int
         return Region.BODY
 
     found: dict[tuple[str, Region], list[int]] = defaultdict(list)
-    if keys:
-        alternatives = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
-        pattern = re.compile(
-            rf"(?<![\w\\@])-?@(?:\{{(?P<braced>{alternatives})\}}|(?P<bare>{alternatives}){_KEY_END})"
-        )
-        for match in pattern.finditer(masked):
-            key = match.group("braced") or match.group("bare")
-            line = _line_of(line_starts, match.start())
-            found[(key, region_of(match.start()))].append(line)
+    for match in _CITATION_KEY.finditer(masked):
+        key = match.group("braced") or match.group("bare")
+        line = bisect_right(line_starts, match.start())
+        found[(key, region_of(match.start()))].append(line)
     return found
-
-
-def _line_of(line_starts: list[int], offset: int) -> int:
-    """1-based line number of `offset`, by bisection over the starts of lines."""
-    low, high = 0, len(line_starts) - 1
-    while low < high:
-        middle = (low + high + 1) // 2
-        if line_starts[middle] <= offset:
-            low = middle
-        else:
-            high = middle - 1
-    return low + 1
 
 
 class LineMatcher:

@@ -177,31 +177,37 @@ class _Walker:
         pieces: list[str],
         cites: list[tuple[int, pf.Cite]],
         notes: list[tuple[int, pf.Note]],
-    ) -> None:
-        """Plain text of inlines, with a mark character where each (non-cross-ref) Cite sits."""
+        position: int = 0,
+    ) -> int:
+        """Append the plain text of `inlines` to `pieces`, with a mark character where each
+        (non-cross-ref) Cite sits; `position` is the text length so far; returns the new one."""
         for element in inlines:
-            position = sum(len(p) for p in pieces)
             if isinstance(element, pf.Cite):
                 if all(is_crossref(c.id) for c in element.citations):
-                    pieces.append(pf.stringify(element))
+                    text = pf.stringify(element)
                 else:
                     cites.append((position, element))
-                    pieces.append(_CITE_MARK)
+                    text = _CITE_MARK
             elif isinstance(element, pf.Note):
                 notes.append((position, element))
-            elif isinstance(element, (pf.Space, pf.SoftBreak, pf.LineBreak)):
-                pieces.append(" ")
-            elif isinstance(element, (pf.Str, pf.Code, pf.Math)):
-                pieces.append(element.text)
-            elif isinstance(element, pf.Quoted):
-                quote = "“" if element.quote_type == "DoubleQuote" else "‘"
-                pieces.append(quote)
-                self._flatten(element.content, pieces, cites, notes)
-                pieces.append("”" if quote == "“" else "’")
-            elif isinstance(element, pf.RawInline):
                 continue
-            elif hasattr(element, "content"):
-                self._flatten(element.content, pieces, cites, notes)
+            elif isinstance(element, (pf.Space, pf.SoftBreak, pf.LineBreak)):
+                text = " "
+            elif isinstance(element, (pf.Str, pf.Code, pf.Math)):
+                text = element.text
+            elif isinstance(element, pf.Quoted):
+                double = element.quote_type == "DoubleQuote"
+                pieces.append("“" if double else "‘")
+                position = self._flatten(element.content, pieces, cites, notes, position + 1)
+                text = "”" if double else "’"
+            elif isinstance(element, pf.RawInline) or not hasattr(element, "content"):
+                continue
+            else:
+                position = self._flatten(element.content, pieces, cites, notes, position)
+                continue
+            pieces.append(text)
+            position += len(text)
+        return position
 
     def cite(self, cite: pf.Cite, context: _Context, claim: str, paragraph: str) -> None:
         keys = tuple(c.id for c in cite.citations if not is_crossref(c.id))
@@ -293,30 +299,13 @@ def extract_citations(doc: pf.Doc, sources: Sequence[SourceFile] = ()) -> Markdo
     Metadata fields such as `abstract` are read too; `nocite`, `references` and the bibliography
     settings are not (they name keys but cite nothing in the text).
     """
-    matcher = None
-    if sources:
-        keys = {
-            c.id for element in _all_cites(doc) for c in element.citations if not is_crossref(c.id)
-        }
-        matcher = LineMatcher(SourceIndex.build(sources, keys))
+    matcher = LineMatcher(SourceIndex.build(sources)) if sources else None
     walker = _Walker(sources[0].name if sources else "<stdin>", matcher)
     for name, value in doc.metadata.content.items():
         if name not in _METADATA_SKIPPED:
             walker.blocks(_metadata_inlines(value), _Context("metadata"))
     walker.blocks(doc.content, _Context())
     return MarkdownExtraction(tuple(walker.groups), tuple(walker.unmapped))
-
-
-def _all_cites(doc: pf.Doc) -> list[pf.Cite]:
-    """Every Cite element in the document body and metadata, in no particular order."""
-    found: list[pf.Cite] = []
-
-    def collect(element: pf.Element, _doc: pf.Doc) -> None:
-        if isinstance(element, pf.Cite):
-            found.append(element)
-
-    doc.walk(collect)
-    return found
 
 
 def nocite_keys(doc: pf.Doc) -> tuple[list[str], bool]:

@@ -118,9 +118,7 @@ BIB_FILES = sorted(CORPUS.glob("*/*/*.bib")) + sorted(CORPUS.glob("*/*/*/*.bib")
 def test_corpus_bibliographies_have_the_keys_pandoc_reads(bib: Path) -> None:
     """Pandoc's own BibTeX reader is the oracle for which keys a file defines."""
     parsed = parse_bibtex(bib.read_text(encoding="utf-8", errors="replace"), str(bib))
-    completed = run_pandoc(
-        "-f", "biblatex", bib.name, "-t", "csljson", cwd=bib.parent, check=False
-    )
+    completed = run_pandoc("-f", "biblatex", bib.name, "-t", "csljson", cwd=bib.parent, check=False)
     if completed.returncode != 0:
         pytest.skip(f"pandoc itself cannot read {bib.name}")
     pandoc_keys = {item["id"] for item in json.loads(completed.stdout)}

@@ -93,7 +93,7 @@ def test_first_definition_wins_across_files(tmp_path: Path) -> None:
 
 
 def test_missing_bibliography_is_one_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(BibliographyNotFoundError, match="'nowhere.bib' not found"):
+    with pytest.raises(BibliographyNotFoundError, match=r"'nowhere\.bib' not found"):
         resolve_bibliography("nowhere.bib", [tmp_path])
 
 

@@ -19,7 +19,7 @@ Last @a; a longer key @a.b is another key; @{a} is braced.
 
 
 def test_occurrences_by_region() -> None:
-    index = SourceIndex.build([SourceFile("x.md", SOURCE)], {"a", "b", "a.b"})
+    index = SourceIndex.build([SourceFile("x.md", SOURCE)])
     lines = {k: [loc.line for loc in v] for k, v in index.occurrences.items()}
     assert lines == {
         ("a", Region.METADATA): [2],
@@ -32,7 +32,7 @@ def test_occurrences_by_region() -> None:
 
 
 def test_matcher_prefers_the_region_then_falls_back() -> None:
-    index = SourceIndex.build([SourceFile("x.md", SOURCE)], {"a", "b"})
+    index = SourceIndex.build([SourceFile("x.md", SOURCE)])
     matcher = LineMatcher(index)
     assert matcher.take("a", Region.NOTE_DEFINITION) == SourceLocation("x.md", 7)
     assert matcher.take("a", Region.NOTE_DEFINITION) == SourceLocation("x.md", 4)
@@ -44,7 +44,7 @@ def test_matcher_prefers_the_region_then_falls_back() -> None:
 
 def test_several_inputs_are_read_in_order() -> None:
     index = SourceIndex.build(
-        [SourceFile("one.md", "First @k.\n"), SourceFile("two.md", "\nSecond @k.\n")], {"k"}
+        [SourceFile("one.md", "First @k.\n"), SourceFile("two.md", "\nSecond @k.\n")]
     )
     assert index.occurrences[("k", Region.BODY)] == (
         SourceLocation("one.md", 1),

@@ -23,10 +23,22 @@ def sentences(text: str) -> list[str]:
             "Some methods, e.g. BM25, rank well. Others do not.",
             ["Some methods, e.g. BM25, rank well.", "Others do not."],
         ),
-        ("As Fig. 2 shows, it rises. Table 3 agrees.", ["As Fig. 2 shows, it rises.", "Table 3 agrees."]),
-        ("The effect, i.e. The Big One, held. Next.", ["The effect, i.e. The Big One, held.", "Next."]),
-        ("It grew 3.5 times. It fell by 0.2 units.", ["It grew 3.5 times.", "It fell by 0.2 units."]),
-        ("J. R. R. Tolkien wrote it. Others read it.", ["J. R. R. Tolkien wrote it.", "Others read it."]),
+        (
+            "As Fig. 2 shows, it rises. Table 3 agrees.",
+            ["As Fig. 2 shows, it rises.", "Table 3 agrees."],
+        ),
+        (
+            "The effect, i.e. The Big One, held. Next.",
+            ["The effect, i.e. The Big One, held.", "Next."],
+        ),
+        (
+            "It grew 3.5 times. It fell by 0.2 units.",
+            ["It grew 3.5 times.", "It fell by 0.2 units."],
+        ),
+        (
+            "J. R. R. Tolkien wrote it. Others read it.",
+            ["J. R. R. Tolkien wrote it.", "Others read it."],
+        ),
         ("See Eq. 4 and Sec. 3 for details. Done!", ["See Eq. 4 and Sec. 3 for details.", "Done!"]),
         ("Was it real? Yes. “Quoted.” Then", ["Was it real?", "Yes.", "“Quoted.”", "Then"]),
         ("cf. Jones for more. Next.", ["cf. Jones for more.", "Next."]),

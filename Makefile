@@ -1,0 +1,32 @@
+# citecheck: `make demo` renders the bundled example; `make test` runs the checks CI runs.
+# Both install what they need first (pip, and TeX Live from Debian packages for PDF output).
+
+PYTHON ?= python3
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+TEX_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-latex-extra \
+	texlive-fonts-recommended lmodern latexmk poppler-utils
+
+.PHONY: install install-tex demo test lint bench
+
+install:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+
+install-tex:
+	@if command -v latexmk >/dev/null && command -v pdflatex >/dev/null \
+		&& command -v pdftotext >/dev/null; then echo "TeX Live: already installed"; else \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install \
+		-y -qq --no-install-recommends $(TEX_PACKAGES) >/dev/null; fi
+
+demo: install install-tex
+	bash scripts/demo.sh
+
+lint:
+	ruff check .
+	ruff format --check .
+	mypy
+
+test: install install-tex lint
+	$(PYTHON) -m pytest -q
+
+bench: install
+	$(PYTHON) bench/filter_overhead.py

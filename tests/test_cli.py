@@ -1,0 +1,167 @@
+"""The `citecheck` command: reports, exit codes, and pandoc filter mode."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from citecore.cli import main
+from tests.conftest import CASES, REPO
+
+CITECHECK = str(Path(sys.executable).parent / "citecheck")
+
+
+@pytest.fixture
+def problems(tmp_path: Path) -> Path:
+    folder = tmp_path / "problems"
+    shutil.copytree(CASES / "problems", folder)
+    return folder
+
+
+def test_check_exits_1_on_errors_and_prints_a_table(
+    problems: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(problems / "paper.md")]) == 1
+    out = capsys.readouterr().out
+    assert "undefined" in out and "ghost2020" in out and "unparsed" in out
+
+
+def test_check_exits_0_when_clean(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text("@misc{a, title = {A title}, year = {2020}}\n")
+    (tmp_path / "doc.md").write_text("---\nbibliography: refs.bib\n---\nClaim [@a].\n")
+    assert main(["check", str(tmp_path / "doc.md")]) == 0
+
+
+def test_fail_on_narrows_what_fails(problems: Path) -> None:
+    assert main(["check", str(problems / "paper.md"), "--fail-on", "duplicate_key"]) == 0
+
+
+def test_json_report_contract(problems: Path) -> None:
+    out = problems / "report.json"
+    assert main(["check", str(problems / "paper.md"), "-o", str(out)]) == 1
+    report = json.loads(out.read_text())
+    assert report["schema_version"] == 1 and report["tool"] == "citecheck"
+    assert set(report) >= {"version", "inputs", "citations", "references", "findings", "summary"}
+    citation = report["citations"][0]
+    assert set(citation) >= {
+        "key",
+        "file",
+        "line",
+        "mode",
+        "prefix",
+        "locator",
+        "signal",
+        "claim",
+        "in_note",
+        "cited_with",
+        "grounding",
+    }
+    assert citation["key"] == "lecun2015deep" and citation["line"] == 6
+    assert citation["grounding"] is None
+    reference = report["references"][0]
+    assert set(reference) >= {
+        "key",
+        "file",
+        "line",
+        "verdict",
+        "flags",
+        "mismatches",
+        "match",
+        "suggested",
+        "notes",
+        "sources",
+    }
+    finding = report["findings"][0]
+    assert set(finding) >= {"kind", "severity", "key", "file", "line", "message"}
+    assert report["summary"]["by_verdict"] == {"unchecked": 2, "unparsed": 1}
+    assert report["inputs"]["bibliographies"] == [str(problems / "refs.bib")]
+
+
+def test_markdown_report_and_only_issues(problems: Path) -> None:
+    out = problems / "REVIEW-CITES.md"
+    main(["check", str(problems / "paper.md"), "-o", str(out), "--only", "issues"])
+    text = out.read_text()
+    assert text.startswith("# Citation review")
+    assert "| status | where | key | claim | details |" in text
+    assert "A claim rests on a key that does not exist [@ghost2020]." in text
+    assert "never cited" not in text
+
+
+def test_bib_flag_replaces_the_documents_bibliography(problems: Path) -> None:
+    other = problems / "other.bib"
+    other.write_text("@misc{ghost2020, title = {Now it exists}}\n")
+    out = problems / "r.json"
+    main(["check", str(problems / "paper.md"), "--bib", str(other), "-o", str(out)])
+    undefined = {
+        f["key"] for f in json.loads(out.read_text())["findings"] if f["kind"] == "undefined"
+    }
+    assert undefined == {"lecun2015deep", "he2016deep", "broken2019"}
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["check", "nowhere.md"], 2, "nowhere.md: no such document"),
+        (["check", "{doc}", "--bib", "missing.bib"], 2, "bibliography 'missing.bib' not found"),
+        (["check", "{doc}", "--fail-on", "nonsense"], 2, "unknown finding kind 'nonsense'"),
+    ],
+)
+def test_bad_input_exit_codes(
+    problems: Path,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    code: int,
+    message: str,
+) -> None:
+    argv = [a.replace("{doc}", str(problems / "paper.md")) for a in args]
+    assert main(argv) == code
+    assert message in capsys.readouterr().err
+
+
+def test_unreadable_document_exits_7(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = tmp_path / "doc.docx"
+    doc.write_bytes(b"not a zip file")
+    assert main(["check", str(doc)]) == 7
+    assert "pandoc could not read it" in capsys.readouterr().err
+
+
+def test_console_script_acts_as_a_filter_when_pandoc_calls_it(problems: Path) -> None:
+    pandoc_json = subprocess.run(
+        [CITECHECK, "check", str(problems / "paper.md"), "-f", "json"],
+        capture_output=True,
+        text=True,
+        cwd=problems,
+    )
+    assert json.loads(pandoc_json.stdout)["summary"]["citations"] == 5
+    from citecore.pandoc import pandoc_path
+
+    ast = subprocess.run(
+        [pandoc_path(), "paper.md", "-t", "json"],
+        capture_output=True,
+        text=True,
+        cwd=problems,
+        check=True,
+    ).stdout
+    filtered = subprocess.run(
+        [CITECHECK, "html"],
+        input=ast,
+        capture_output=True,
+        text=True,
+        cwd=problems,
+        env={**os.environ, "PANDOC_VERSION": "3.9", "CITECHECK_SOURCE": "paper.md"},
+    )
+    assert filtered.returncode == 0
+    assert json.loads(filtered.stdout)["blocks"]
+    assert "paper.md:7: [undefined] ghost2020" in filtered.stderr
+
+
+def test_readme_commands_are_the_first_two_code_lines() -> None:
+    readme = (REPO / "README.md").read_text()
+    commands = [line for line in readme.splitlines() if line.startswith("make ")]
+    assert commands[:2] == ["make demo", "make test"]
