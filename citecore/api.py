@@ -15,6 +15,7 @@ import panflute as pf
 from panflute.tools import meta2builtin
 
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
+from citecore.cache import Cache
 from citecore.checks import citation_findings, finding, reference_findings, verdict_findings
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import MarkdownExtraction, extract_citations, nocite_keys
@@ -61,7 +62,11 @@ def _as_names(value: Any) -> list[str]:
 
 
 def load_document_bibliography(
-    doc: pf.Doc, options: Options, search_dirs: Sequence[Path], sources: Sequence[SourceFile]
+    doc: pf.Doc,
+    options: Options,
+    search_dirs: Sequence[Path],
+    sources: Sequence[SourceFile],
+    cache: Cache | None = None,
 ) -> Bibliography:
     """Every bibliography the document names, then its inline `references:`; relative paths
     are tried as given, then under `search_dirs`. Bibliographies given as options replace the
@@ -74,6 +79,7 @@ def load_document_bibliography(
         inline if isinstance(inline, list) else [],
         inline_file=sources[0].name if sources else "<metadata>",
         inline_text=sources[0].text if sources else None,
+        cache=cache,
     )
 
 
@@ -116,7 +122,8 @@ def check_document(
     bibliography, an unreadable file), never for problems in the citations themselves."""
     extraction = extract_citations(doc, sources)
     citations = extraction.citations
-    bibliography = load_document_bibliography(doc, options, search_dirs, sources)
+    with Cache(options.cache) as cache:
+        bibliography = load_document_bibliography(doc, options, search_dirs, sources, cache)
     cited_keys = dict.fromkeys(c.key for c in citations)
     cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
     verified = verifier.verify(cited) if verifier is not None else {}

@@ -16,20 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from citecore import __version__
-from citecore.api import check_markdown_file
 from citecore.errors import CitecheckError
-from citecore.options import (
-    ReportFormat,
-    build_options,
-    environment_layer,
-    project_layer,
-)
-from citecore.policy import failing_findings
-from citecore.report import render_report, write_atomically
-from citecore.report.warnings import warning_lines
 
 SUBCOMMANDS = ("check", "filter")
-_SUFFIX_FORMATS = {".json": ReportFormat.JSON, ".md": ReportFormat.MARKDOWN}
+_REPORT_FORMATS = ("table", "markdown", "json")
+_SUFFIX_FORMATS = {".json": "json", ".md": "markdown"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="check a Markdown/Quarto/R Markdown document")
     check.add_argument("document", type=Path)
     check.add_argument("--bib", "--bibliography", action="append", default=[], metavar="FILE")
-    check.add_argument("-f", "--format", choices=[f.value for f in ReportFormat])
+    check.add_argument("-f", "--format", choices=_REPORT_FORMATS)
     check.add_argument("-o", "--output", type=Path, metavar="FILE")
     check.add_argument("--only", choices=["issues"], help="leave out information-level rows")
     check.add_argument("--strict", action="store_true", default=None)
@@ -76,6 +67,13 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _check(args: argparse.Namespace) -> int:
+    # The pipeline is imported here, not at the top: the filter's replay path must stay light.
+    from citecore.api import check_markdown_file
+    from citecore.options import ReportFormat, build_options, environment_layer, project_layer
+    from citecore.policy import failing_findings
+    from citecore.report import render_report, write_atomically
+    from citecore.report.warnings import warning_lines
+
     document: Path = args.document
     if not document.is_file():
         raise CitecheckError(f"{document}: no such document")
@@ -90,7 +88,8 @@ def _check(args: argparse.Namespace) -> int:
     report_format = options.report_format
     if args.output is not None:
         if args.format is None:
-            report_format = _SUFFIX_FORMATS.get(args.output.suffix.lower(), report_format)
+            suffix_format = _SUFFIX_FORMATS.get(args.output.suffix.lower())
+            report_format = ReportFormat(suffix_format) if suffix_format else report_format
         write_atomically(args.output, render_report(result, report_format, options.only_issues))
         if not options.quiet:
             for line in warning_lines(result.findings, failing):
@@ -108,15 +107,11 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _filter(args: argparse.Namespace) -> int:
-    from citecore import filter as pandoc_filter
+    from citecore.pandoc_filter import run_stdio
 
     if args.source:
         os.environ["CITECHECK_SOURCE"] = os.pathsep.join(args.source)
-    try:
-        pandoc_filter.main(argv=[args.output_format])
-    except SystemExit as exit_request:
-        return int(exit_request.code or 0)
-    return 0
+    return run_stdio(args.output_format)
 
 
 def _is_pandoc_filter_call(argv: Sequence[str]) -> bool:

@@ -1,6 +1,6 @@
-"""The pandoc filter: read options, check the document once, warn, report, annotate.
+"""The pandoc filter's work on one document: read options, check once, warn, report, annotate.
 
-It follows panflute's shape (`prepare` reads options, `finalize` runs the library once) and keeps
+`citecore.pandoc_filter` is the process around it (stdin, stdout, replay). This module keeps
 one error boundary: in a non-strict build no failure inside citecheck may stop pandoc; it becomes
 one warning and the document passes through unchanged. stdout belongs to the AST; every
 diagnostic goes to stderr.
@@ -12,7 +12,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,8 +22,13 @@ from citecore.annotate import annotate
 from citecore.api import DocumentCheck, check_document, metadata_options
 from citecore.errors import CitecheckError
 from citecore.extract.locate import SourceFile
-from citecore.options import Options, build_options, environment_layer, project_layer
-from citecore.pandoc_args import pandoc_input_files
+from citecore.options import (
+    PROJECT_FILE,
+    Options,
+    build_options,
+    environment_layer,
+    project_layer,
+)
 from citecore.policy import failing_findings
 from citecore.report import render_report, write_atomically
 from citecore.report.warnings import warning_lines
@@ -33,10 +38,13 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class FilterOutcome:
-    """What one filter run did: the exit status pandoc will see and the check, if it ran."""
+    """What one filter run did: the exit status pandoc will see, the check (if it ran), the
+    reports it wrote (path → text) and every file whose content the result depends on."""
 
     exit_code: int
     check: DocumentCheck | None = None
+    reports: tuple[tuple[Path, str], ...] = ()
+    dependencies: tuple[str, ...] = ()
 
 
 def _sources(inputs: Sequence[str]) -> tuple[SourceFile, ...]:
@@ -109,7 +117,10 @@ def run_filter(
             file=err,
         )
         return FilterOutcome(70 if strict else 0)
-    return _emit(doc, output_format, options, check, err)
+    outcome = _emit(doc, output_format, options, check, err)
+    read = [s.name for s in sources] + [str(folder / PROJECT_FILE)]
+    read += [b for b in check.result.bibliography.sources if Path(b).is_file()]
+    return replace(outcome, dependencies=tuple(dict.fromkeys(read)))
 
 
 def _emit(
@@ -123,36 +134,18 @@ def _emit(
     else:
         for line in warning_lines(failing, failing):
             print(line, file=err)
+    reports: tuple[tuple[Path, str], ...] = ()
     if options.report is not None:
         text = render_report(check.result, options.report_format, options.only_issues)
         write_atomically(options.report, text)
+        reports = ((options.report.resolve(), text),)
     if failing:
         print(
             f"[ERROR] citecheck: {len(failing)} citation problem(s) fail this build"
             + (f"; see {options.report}" if options.report else ""),
             file=err,
         )
-        return FilterOutcome(1, check)
+        return FilterOutcome(1, check, reports)
     if _annotate_wanted(doc, options):
         annotate(doc, check, output_format)
-    return FilterOutcome(0, check)
-
-
-def main(doc: pf.Doc | None = None, argv: Sequence[str] | None = None) -> pf.Doc | None:
-    """Entry point when pandoc runs citecheck as a JSON filter (`--filter citecheck`).
-
-    With `doc` given (tests), the document is checked and returned without reading stdin or
-    writing stdout; otherwise the AST is read from stdin and written to stdout, and a failing
-    build exits with its status."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    output_format = args[0] if args else os.environ.get("PANDOC_WRITER", "html")
-    inputs = pandoc_input_files()
-    if doc is not None:
-        run_filter(doc, output_format, inputs)
-        return doc
-    document = pf.load()
-    outcome = run_filter(document, output_format, inputs)
-    if outcome.exit_code:
-        sys.exit(outcome.exit_code)
-    pf.dump(document)
-    return None
+    return FilterOutcome(0, check, reports)

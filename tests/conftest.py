@@ -61,6 +61,17 @@ def run_pandoc(
     return completed
 
 
+@pytest.fixture(autouse=True)
+def private_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Every test gets its own cache folder (platformdirs follows XDG_CACHE_HOME), in process and
+    in the pandoc runs it starts; nothing touches the user's cache."""
+    folder = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    return folder
+
+
 @pytest.fixture
 def pandoc() -> str:
     """The pandoc executable citecheck itself would use."""

@@ -16,6 +16,7 @@ import panflute as pf
 import pytest
 
 import citecore.filter as citecheck_filter
+import citecore.pandoc_filter as pandoc_filter
 from citecore.filter import run_filter
 from citecore.pandoc import pandoc_path, read_markdown
 from tests.conftest import CASES, REPO, requires_latex, run_pandoc
@@ -274,4 +275,4 @@ def test_run_filter_in_process_survives_a_bug(monkeypatch: pytest.MonkeyPatch) -
 
 def test_main_returns_the_document_for_tests() -> None:
     doc = pf.convert_text("Just text [@nothing].", standalone=True, pandoc_path=pandoc_path())
-    assert citecheck_filter.main(doc, argv=["html"]) is doc
+    assert pandoc_filter.main(doc, argv=["html"]) is doc

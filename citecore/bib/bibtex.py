@@ -11,9 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-import bibtexparser
-from bibtexparser import model as bibmodel
+from typing import TYPE_CHECKING
 
 from citecore.bib.latex_text import decode_latex
 from citecore.bib.names import parse_bibtex_names
@@ -26,6 +24,12 @@ from citecore.identifiers import (
     normalize_isbn,
 )
 from citecore.model import Reference, SourceLocation, UnparsedEntry
+
+if TYPE_CHECKING:
+    from bibtexparser import model as bibmodel
+
+# Bump when parsing or decoding changes what a Reference holds: cached parses are then ignored.
+PARSER_VERSION = "1"
 
 _MONTHS = {
     m: str(i)
@@ -216,6 +220,10 @@ def _key_in_raw(raw: str) -> str | None:
 
 def parse_bibtex(text: str, file: str) -> BibtexFile:
     """Read BibTeX/BibLaTeX source text; never raises on malformed entries (they are unparsed)."""
+    # Imported here: a rebuild answered from the cache never needs bibtexparser (or pylatexenc).
+    import bibtexparser
+    from bibtexparser import model as bibmodel
+
     library = bibtexparser.parse_string(text, parse_stack=[])
     strings: dict[str, str] = {}
     for block in library.strings:

@@ -6,14 +6,20 @@ Files are read in the order given, then inline `references:`. The first definiti
 
 from __future__ import annotations
 
+import json
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from citecore.bib.bibtex import parse_bibtex
+from citecore.bib.bibtex import PARSER_VERSION, BibtexFile, parse_bibtex
 from citecore.bib.csl import csl_items_to_references, parse_csl_json, parse_csl_yaml
+from citecore.cache import Cache, content_key
 from citecore.errors import BibliographyNotFoundError, InputError
 from citecore.model import Bibliography, Reference, UnparsedEntry
+from citecore.serialize import record_from_data, to_data
+
+logger = logging.getLogger(__name__)
 
 _BIBTEX_SUFFIXES = {".bib", ".bibtex", ".biblatex"}
 _JSON_SUFFIXES = {".json"}
@@ -42,14 +48,31 @@ def _read_text(path: Path) -> str:
         return data.decode("latin-1")  # older .bib files are often Latin-1; every byte decodes
 
 
+def _parse_bibtex_cached(text: str, path: Path, cache: Cache | None) -> BibtexFile:
+    """`parse_bibtex`, answered from the cache when this exact text was parsed before by this
+    version of the parser (decoding LaTeX is the slow part of a rebuild)."""
+    if cache is None:
+        return parse_bibtex(text, str(path))
+    key = content_key(PARSER_VERSION, str(path), text)
+    stored = cache.get("bibtex", key)
+    if stored is not None:
+        try:
+            return record_from_data(BibtexFile, json.loads(stored))
+        except (ValueError, KeyError, TypeError) as exc:
+            logger.debug("stale bibliography cache entry for %s: %s", path, exc)
+    parsed = parse_bibtex(text, str(path))
+    cache.put("bibtex", key, json.dumps(to_data(parsed)))
+    return parsed
+
+
 def read_bibliography_file(
-    path: Path,
+    path: Path, cache: Cache | None = None
 ) -> tuple[list[Reference], list[Reference], list[UnparsedEntry]]:
     """(references, duplicate definitions within the file, unparsed entries) of one file."""
     text = _read_text(path)
     suffix = path.suffix.lower()
     if suffix in _BIBTEX_SUFFIXES:
-        parsed = parse_bibtex(text, str(path))
+        parsed = _parse_bibtex_cached(text, path, cache)
         return list(parsed.references), list(parsed.duplicates), list(parsed.unparsed)
     if suffix in _JSON_SUFFIXES:
         references, unparsed = parse_csl_json(text, str(path))
@@ -67,9 +90,11 @@ def load_bibliographies(
     inline_references: Sequence[Mapping[str, Any]] = (),
     inline_file: str = "<metadata>",
     inline_text: str | None = None,
+    cache: Cache | None = None,
 ) -> Bibliography:
     """Every entry of every file in `paths`, then of `inline_references` (a document's
-    `references:` metadata, located in `inline_text` when given), merged by key."""
+    `references:` metadata, located in `inline_text` when given), merged by key. With a
+    `cache`, BibTeX files parsed before (same path, same text) are not parsed again."""
     by_key: dict[str, Reference] = {}
     duplicates: list[Reference] = []
     unparsed: list[UnparsedEntry] = []
@@ -83,7 +108,7 @@ def load_bibliographies(
                 by_key[reference.key] = reference
 
     for path in paths:
-        references, file_duplicates, file_unparsed = read_bibliography_file(path)
+        references, file_duplicates, file_unparsed = read_bibliography_file(path, cache)
         sources.append(str(path))
         add(references)
         duplicates.extend(file_duplicates)

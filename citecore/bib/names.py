@@ -10,12 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bibtexparser.middlewares.names import (
-    InvalidNameError,
-    parse_single_name_into_parts,
-    split_multiple_persons_names,
-)
-
 from citecore.bib.latex_text import decode_latex
 from citecore.model import Person
 
@@ -35,6 +29,8 @@ def _is_braced_whole(name: str) -> bool:
 
 def parse_bibtex_name(name: str) -> Person:
     """One BibTeX name as a Person; a brace-wrapped name is an organisation, kept whole."""
+    from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
+
     if _is_braced_whole(name):
         return Person(family=decode_latex(name), is_organization=True)
     try:
@@ -51,6 +47,8 @@ def parse_bibtex_name(name: str) -> Person:
 
 def parse_bibtex_names(value: str) -> tuple[Person, ...]:
     """An `author`/`editor` field ("A and B and others") as Persons; "others" is dropped."""
+    from bibtexparser.middlewares.names import split_multiple_persons_names
+
     names = split_multiple_persons_names(value)
     return tuple(parse_bibtex_name(n) for n in names if n.strip() and n.strip() != "others")
 

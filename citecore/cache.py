@@ -1,0 +1,107 @@
+"""One persistent store for everything expensive to recompute: SQLite in WAL mode.
+
+Entries live under a namespace ("bibtex", later "http", "verdict" …) and a key that callers build
+from the content they depend on (a file's SHA-256 and a logic version), so a changed input or a
+changed rule simply misses. An entry may expire. A cache that cannot be opened or written is
+logged and then behaves as empty: it never breaks a build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import sqlite3
+import time
+from pathlib import Path
+from types import TracebackType
+
+from platformdirs import user_cache_dir
+
+logger = logging.getLogger(__name__)
+
+_SCHEMA = """CREATE TABLE IF NOT EXISTS entries (
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    expires REAL,
+    PRIMARY KEY (namespace, key)
+)"""
+
+
+def default_cache_path() -> Path:
+    """The per-user cache file (platformdirs' user cache folder)."""
+    return Path(user_cache_dir("citecheck", appauthor=False)) / "cache.sqlite3"
+
+
+def content_key(*parts: str) -> str:
+    """A cache key: the SHA-256 of the parts (each part separated, so ("ab","c") ≠ ("a","bc"))."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+class Cache:
+    """A namespaced key-value store with optional expiry; use as a context manager."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_cache_path()
+        self._connection: sqlite3.Connection | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")
+            connection.execute(_SCHEMA)
+            self._connection = connection
+        except (OSError, sqlite3.Error) as exc:
+            logger.warning("cache %s unavailable, continuing without it: %s", self.path, exc)
+
+    def get(self, namespace: str, key: str) -> str | None:
+        """The stored value, or None when absent, expired or unreadable."""
+        if self._connection is None:
+            return None
+        try:
+            row = self._connection.execute(
+                "SELECT value, expires FROM entries WHERE namespace = ? AND key = ?",
+                (namespace, key),
+            ).fetchone()
+        except sqlite3.Error as exc:
+            logger.warning("cache read failed: %s", exc)
+            return None
+        if row is None or (row[1] is not None and row[1] < time.time()):
+            return None
+        value: str = row[0]
+        return value
+
+    def put(self, namespace: str, key: str, value: str, ttl: float | None = None) -> None:
+        """Store `value`, replacing any earlier one; it expires after `ttl` seconds if given."""
+        if self._connection is None:
+            return
+        expires = time.time() + ttl if ttl is not None else None
+        try:
+            self._connection.execute(
+                "INSERT OR REPLACE INTO entries (namespace, key, value, expires) "
+                "VALUES (?, ?, ?, ?)",
+                (namespace, key, value, expires),
+            )
+        except sqlite3.Error as exc:
+            logger.warning("cache write failed: %s", exc)
+
+    def close(self) -> None:
+        """Close the database (further calls behave as an empty cache)."""
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def __enter__(self) -> Cache:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

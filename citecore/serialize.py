@@ -1,0 +1,89 @@
+"""Records to JSON-ready data and back, for the cache.
+
+Only the shapes the records use are supported: dataclasses, enums, tuples (`tuple[X, ...]`),
+frozensets, dicts of str, optionals and plain scalars. A value that does not fit its type raises
+ValueError, which callers treat as a stale cache entry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Callable
+from enum import Enum
+from functools import cache
+from typing import Any, TypeVar, get_args, get_origin
+
+T = TypeVar("T")
+
+
+def to_data(value: Any) -> Any:
+    """JSON-ready data for a record (dataclass), enum, container or scalar."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (tuple, list, frozenset, set)):
+        items = [to_data(v) for v in value]
+        return sorted(items) if isinstance(value, (frozenset, set)) else items
+    if isinstance(value, dict):
+        return {str(k): to_data(v) for k, v in value.items()}
+    return value
+
+
+def from_data(kind: Any, data: Any) -> Any:
+    """Rebuild a value of type `kind` from what `to_data` made."""
+    return _decoder(kind)(data)
+
+
+@cache
+def _decoder(kind: Any) -> Callable[[Any], Any]:
+    """A function that rebuilds values of type `kind`; built once per type, because rebuilding
+    a cached bibliography is on every rebuild's path."""
+    origin = get_origin(kind)
+    if origin in (typing.Union, types.UnionType):
+        inner = _decoder(next(a for a in get_args(kind) if a is not type(None)))
+        return lambda data: None if data is None else inner(data)
+    if origin is tuple:
+        item = _decoder(get_args(kind)[0])
+        return lambda data: tuple(item(v) for v in data)
+    if origin is frozenset:
+        member = _decoder(get_args(kind)[0])
+        return lambda data: frozenset(member(v) for v in data)
+    if origin is dict:
+        key_decoder, value_decoder = (_decoder(a) for a in get_args(kind))
+        return lambda data: {key_decoder(k): value_decoder(v) for k, v in data.items()}
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        return _dataclass_decoder(kind)
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return kind
+    if kind in (str, int, float, bool):
+        return lambda data: _checked(kind, data)
+    return lambda data: data
+
+
+def _dataclass_decoder(kind: type) -> Callable[[Any], Any]:
+    hints = typing.get_type_hints(kind)
+    fields = [(f.name, _decoder(hints[f.name])) for f in dataclasses.fields(kind)]
+
+    def decode(data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError(f"expected a mapping for {kind.__name__}")
+        return kind(
+            **{name: decode_field(data[name]) for name, decode_field in fields if name in data}
+        )
+
+    return decode
+
+
+def _checked(kind: type, data: Any) -> Any:
+    if not isinstance(data, kind):
+        raise ValueError(f"expected {kind.__name__}, got {type(data).__name__}")
+    return data
+
+
+def record_from_data(cls: type[T], data: Any) -> T:
+    """Rebuild a record of class `cls` (typed convenience over `from_data`)."""
+    result: T = from_data(cls, data)
+    return result
