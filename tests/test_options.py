@@ -21,7 +21,7 @@ def test_later_layers_win() -> None:
     assert options.strict is False
     assert options.report == Path("R.md")
     assert options.report_format is ReportFormat.JSON
-    assert options.fail_on == {FindingKind.UNDEFINED, FindingKind.DUPLICATE_KEY}
+    assert options.fail_on == frozenset({FindingKind.UNDEFINED, FindingKind.DUPLICATE_KEY})
 
 
 def test_environment_layer_reads_only_option_names() -> None:
@@ -34,7 +34,8 @@ def test_environment_layer_reads_only_option_names() -> None:
 def test_project_file(tmp_path: Path) -> None:
     (tmp_path / "citecheck.toml").write_text('[citecheck]\nstrict = true\nfail-on = ["unparsed"]\n')
     options = build_options(project_layer(tmp_path))
-    assert options.strict and options.fail_on == {FindingKind.UNPARSED}
+    assert options.strict
+    assert options.fail_on == frozenset({FindingKind.UNPARSED})
     assert project_layer(tmp_path / "elsewhere") == {}
 
 

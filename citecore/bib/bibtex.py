@@ -52,7 +52,9 @@ class BibtexFile:
 
 def _split_concatenation(value: str) -> list[str]:
     """Split a raw field value on `#` outside braces and quotes."""
-    parts, depth, quoted, current = [], 0, False, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quoted = 0, False
     for char in value:
         if char == "{":
             depth += 1
@@ -221,43 +223,51 @@ def _key_in_raw(raw: str) -> str | None:
 def parse_bibtex(text: str, file: str) -> BibtexFile:
     """Read BibTeX/BibLaTeX source text; never raises on malformed entries (they are unparsed)."""
     # Imported here: a rebuild answered from the cache never needs bibtexparser (or pylatexenc).
-    import bibtexparser
     from bibtexparser import model as bibmodel
+    from bibtexparser.entrypoint import parse_string
 
-    library = bibtexparser.parse_string(text, parse_stack=[])
+    library = parse_string(text, parse_stack=[])
     strings: dict[str, str] = {}
-    for block in library.strings:
-        strings[block.key.lower()] = expand_value(str(block.value), strings)
+    for string in library.strings:
+        strings[string.key.lower()] = expand_value(str(string.value), strings)
     expanded = {e.key: _fields(e, strings) for e in library.entries}
     folded = {k.lower(): v for k, v in expanded.items()}
 
-    def reference(entry: bibmodel.Entry, fields: dict[str, str], line: int) -> Reference:
+    def location(start_line: int | None) -> SourceLocation:
+        return SourceLocation(file, None if start_line is None else start_line + 1)
+
+    def reference(entry: bibmodel.Entry, fields: dict[str, str], start: int | None) -> Reference:
         parent_key = fields.get("crossref", "").strip().lower()
         if parent_key in folded:
             fields = _inherit(fields, folded[parent_key])
-        return to_reference(entry.key, entry.entry_type, fields, SourceLocation(file, line + 1))
+        return to_reference(entry.key, entry.entry_type, fields, location(start))
 
-    references, duplicates, unparsed = [], [], []
+    references: list[Reference] = []
+    duplicates: list[Reference] = []
+    unparsed: list[UnparsedEntry] = []
     for entry in library.entries:
         problem = malformed_field(entry)
         if problem is None:
             references.append(reference(entry, expanded[entry.key], entry.start_line))
         else:
-            location = SourceLocation(file, entry.start_line + 1)
-            unparsed.append(UnparsedEntry(location, problem, entry.raw, entry.key))
-    for block in library.failed_blocks:
-        location = SourceLocation(file, block.start_line + 1)
-        entry = block.ignore_error_block
-        if isinstance(block, bibmodel.DuplicateBlockKeyBlock) and isinstance(entry, bibmodel.Entry):
-            duplicates.append(reference(entry, _fields(entry, strings), block.start_line))
-        elif isinstance(block, bibmodel.DuplicateFieldKeyBlock) and isinstance(
-            entry, bibmodel.Entry
+            unparsed.append(
+                UnparsedEntry(location(entry.start_line), problem, entry.raw or "", entry.key)
+            )
+    for failed in library.failed_blocks:
+        kept = failed.ignore_error_block
+        if isinstance(failed, bibmodel.DuplicateBlockKeyBlock) and isinstance(kept, bibmodel.Entry):
+            duplicates.append(reference(kept, _fields(kept, strings), failed.start_line))
+        elif isinstance(failed, bibmodel.DuplicateFieldKeyBlock) and isinstance(
+            kept, bibmodel.Entry
         ):
             # BibTeX and biber keep the first of a repeated field and go on; so do we.
-            references.append(reference(entry, _fields(entry, strings), block.start_line))
+            references.append(reference(kept, _fields(kept, strings), failed.start_line))
         else:
+            raw = failed.raw or ""
             unparsed.append(
-                UnparsedEntry(location, _failure_reason(block), block.raw, _key_in_raw(block.raw))
+                UnparsedEntry(
+                    location(failed.start_line), _failure_reason(failed), raw, _key_in_raw(raw)
+                )
             )
     references.sort(key=lambda r: r.location.line or 0)
     return BibtexFile(tuple(references), tuple(duplicates), tuple(unparsed))
