@@ -132,6 +132,7 @@ class Citation:
     paragraph: str = ""
     note_number: int | None = None
     cited_with: tuple[str, ...] = ()
+    # Where the citation sits: body, note, list, quote, table, caption, heading or metadata.
     context: str = "body"
 
     @property

@@ -78,7 +78,8 @@ def test_html_annotation(problems: Path) -> None:
     assert classes == [
         "citecheck citecheck-error citecheck-undefined",
         "citecheck citecheck-error citecheck-unparsed",
-        "citecheck citecheck-error citecheck-undefined",
+        "citecheck citecheck-error citecheck-unparsed",  # the heading's citation
+        "citecheck citecheck-error citecheck-undefined",  # the footnote's, set at the end
     ]
     assert "cited key is not in any bibliography" in (parser.spans[0]["title"] or "")
     assert ".citecheck-error" in parser.styles
@@ -89,7 +90,7 @@ def test_docx_comments(problems: Path) -> None:
     with zipfile.ZipFile(problems / "paper.docx") as docx:
         comments = docx.read("word/comments.xml").decode()
     texts = re.findall(r"<w:t[^>]*>([^<]*)</w:t>", comments)
-    assert len(re.findall(r"<w:comment ", comments)) == 3
+    assert len(re.findall(r"<w:comment ", comments)) == 4
     assert all(t.startswith("citecheck (error)") for t in texts)
     assert 'w:author="citecheck"' in comments
 
@@ -118,6 +119,9 @@ def test_latex_keeps_the_writers_header_includes(problems: Path) -> None:
     assert "\\citecheckNote{error}" in latex.stdout
     assert "\\citecheckInlineNote{error}" in latex.stdout  # the one in the footnote
     assert "marginparwidth=2in" in latex.stdout
+    heading = re.search(r"\\section\{On.*?heirs\}", latex.stdout, re.DOTALL)
+    assert heading is not None
+    assert "citecheck" not in heading.group(0)  # a note in a heading would go into the TOC
 
 
 def test_other_formats_are_unchanged(problems: Path) -> None:
@@ -190,7 +194,7 @@ def test_json_report_from_metadata(problems: Path) -> None:
         cwd=problems,
     )
     report = json.loads((problems / "out" / "report.json").read_text())
-    assert report["summary"]["citations"] == 5
+    assert report["summary"]["citations"] == 6
     assert {r["key"]: r["verdict"] for r in report["references"]} == {
         "lecun2015deep": "unchecked",
         "he2016deep": "unchecked",

@@ -33,6 +33,8 @@ _DRAFT_GEOMETRY = (
     "marginparsep=0.2in",
 )
 _INLINE_CONTEXTS = {"note", "table", "caption", "metadata"}
+# A note inside a heading would travel into the table of contents and PDF bookmarks.
+_UNANNOTATED_CONTEXTS = {"heading"}
 _SPECIALS = {
     "\\": r"\textbackslash{}",
     "{": r"\{",
@@ -63,6 +65,8 @@ def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
     for group, flag in flagged:
         level = flag.severity.value
         contexts = {c.context for c in group.citations}
+        if contexts & _UNANNOTATED_CONTEXTS:
+            continue
         command = "citecheckInlineNote" if contexts & _INLINE_CONTEXTS else "citecheckNote"
         note = pf.RawInline(
             "}" + f"\\{command}{{{level}}}{{{escape_latex(flag.text())}}}", format="latex"

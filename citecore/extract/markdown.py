@@ -118,8 +118,10 @@ class _Walker:
             self.block(block, context)
 
     def block(self, block: pf.Element, context: _Context) -> None:
-        if isinstance(block, (pf.Para, pf.Plain, pf.Header)):
+        if isinstance(block, (pf.Para, pf.Plain)):
             self.inline_container(block.content, context)
+        elif isinstance(block, pf.Header):
+            self.inline_container(block.content, _Context("heading", context.note_number))
         elif isinstance(block, pf.LineBlock):
             for line in block.content:
                 self.inline_container(line.content, context)

@@ -40,10 +40,16 @@ def render(result: CheckResult, only_issues: bool = False) -> str:
         "| status | where | key | claim | details |",
         "|---|---|---|---|---|",
     ]
+    cited_at: dict[str, list[str]] = {}
+    for citation in result.citations:
+        cited_at.setdefault(citation.key, []).append(str(citation.location))
     for item in findings:
         claim = ""
         if item.location is not None:
             claim = claims.get((item.location.file, item.location.line, item.key or ""), "")
+        if not claim and item.key in cited_at:  # a problem of the entry: say where it is cited
+            places = cited_at[item.key]
+            claim = "cited at " + ", ".join(places[:5]) + (" …" if len(places) > 5 else "")
         lines.append(
             f"| {_ICONS[item.severity]} `{item.kind.value}` | {_cell(where(item))} "
             f"| {_cell(item.key or '')} | {_cell(claim, 160)} | {_cell(item.message)} |"
