@@ -1,0 +1,70 @@
+"""arXiv API (`/api/query`): records by id list, and title search.
+
+Terms of use (https://info.arxiv.org/help/api/tou.html): no more than one request every three
+seconds, one connection at a time.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+
+from citecore.model import Person
+from citecore.registries.record import Source, WorkRecord
+from citecore.registries.request import RegistryRequest
+
+_ATOM = "{http://www.w3.org/2005/Atom}"
+_ARXIV = "{http://arxiv.org/schemas/atom}"
+
+
+def id_request(arxiv_id: str) -> RegistryRequest:
+    """The record of one arXiv id (with or without version)."""
+    return RegistryRequest(
+        Source.ARXIV,
+        "/api/query",
+        (("id_list", arxiv_id), ("max_results", "1")),
+        accept="application/atom+xml",
+    )
+
+
+def search_request(title: str, rows: int = 5) -> RegistryRequest:
+    """A title search (`ti:` with the title's words as a phrase)."""
+    words = " ".join(re.sub(r"[^\w\s-]", " ", title).split())
+    return RegistryRequest(
+        Source.ARXIV,
+        "/api/query",
+        (("search_query", f'ti:"{words}"'), ("max_results", str(rows))),
+        accept="application/atom+xml",
+    )
+
+
+def _name(author: ElementTree.Element) -> Person:
+    name = " ".join((author.findtext(f"{_ATOM}name") or "").split())
+    given, _, family = name.rpartition(" ")
+    return Person(family=family or name, given=given)
+
+
+def _entry(entry: ElementTree.Element) -> WorkRecord:
+    identifier = entry.findtext(f"{_ATOM}id") or ""
+    arxiv_id = re.sub(r"^https?://arxiv\.org/abs/", "", identifier)
+    published = entry.findtext(f"{_ATOM}published") or ""
+    doi = entry.findtext(f"{_ARXIV}doi") or ""
+    return WorkRecord(
+        source=Source.ARXIV,
+        title=" ".join((entry.findtext(f"{_ATOM}title") or "").split()),
+        authors=tuple(_name(a) for a in entry.findall(f"{_ATOM}author")),
+        year=int(published[:4]) if published[:4].isdigit() else None,
+        venue=" ".join((entry.findtext(f"{_ARXIV}journal_ref") or "").split()),
+        doi=doi.lower(),
+        arxiv_id=arxiv_id,
+        url=f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else "",
+        work_type="preprint",
+        is_preprint=True,
+    )
+
+
+def parse_feed(body: str) -> list[WorkRecord]:
+    """The entries of an Atom feed (an error feed has none with an arXiv id)."""
+    root = ElementTree.fromstring(body)
+    records = [_entry(e) for e in root.findall(f"{_ATOM}entry")]
+    return [r for r in records if r.arxiv_id and "api/errors" not in r.arxiv_id]

@@ -1,0 +1,37 @@
+"""doi.org: which registration agency a DOI belongs to (`/ra/{doi}`), the start of DOI routing.
+
+The answer is a list with one object per DOI: `{"DOI", "RA"}`, or `{"DOI", "status": "DOI does not
+exist"}` (and "Invalid DOI"). doi.org and DataCite ask for at most 1,000 requests per 5 minutes.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+
+from citecore.registries.record import Source
+from citecore.registries.request import RegistryRequest, quote_doi
+
+
+class Agency(Enum):
+    """Registration agencies that matter for metadata; OTHER has no metadata API we use."""
+
+    CROSSREF = "crossref"
+    DATACITE = "datacite"
+    OTHER = "other"
+    NONE = "none"  # the DOI does not exist
+
+
+def agency_request(doi: str) -> RegistryRequest:
+    """The registration agency of one DOI."""
+    return RegistryRequest(Source.DOI, f"/ra/{quote_doi(doi)}")
+
+
+def parse_agency(body: str) -> Agency:
+    """The agency named by a `/ra/` answer; NONE when doi.org says the DOI does not exist."""
+    entries = json.loads(body)
+    entry = entries[0] if isinstance(entries, list) and entries else {}
+    agency = str(entry.get("RA", "")).lower()
+    if not agency:
+        return Agency.NONE
+    return {"crossref": Agency.CROSSREF, "datacite": Agency.DATACITE}.get(agency, Agency.OTHER)

@@ -1,0 +1,343 @@
+"""The one HTTP layer every registry goes through: politeness, retries, caching, outcomes.
+
+Like httpx's split of client and transport, this client holds the policy (per-source rate limits
+and concurrency caps, identification, retries that honour `Retry-After`, the response cache) and
+takes any httpx transport, so tests point it at a loopback server or a MockTransport. Source
+modules never see HTTP: they build a RegistryRequest and parse a body.
+
+An outage is never an answer: a response is OK (200), ABSENT (the registry answered that there is
+no such thing: 404, 410, 400) or FAILED (429 after retries, 5xx, timeout, connection error, or
+offline with nothing cached). Only OK and ABSENT are cached; failures never are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import logging
+import os
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+import httpx
+
+from citecore import __version__
+from citecore.cache import Cache, content_key
+from citecore.registries.record import Source
+from citecore.registries.request import RegistryRequest
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class SourcePolicy:
+    """A registry's published limits: request rate and simultaneous connections."""
+
+    requests_per_second: float
+    concurrency: int
+
+
+# The published limits (DESIGN.md, "Network etiquette"); override per run with ClientSettings.
+POLICIES: Mapping[Source, SourcePolicy] = {
+    Source.CROSSREF: SourcePolicy(10.0, 3),
+    Source.ARXIV: SourcePolicy(1 / 3, 1),
+    Source.PUBMED: SourcePolicy(3.0, 3),
+    Source.OPENALEX: SourcePolicy(10.0, 5),
+    Source.SEMANTICSCHOLAR: SourcePolicy(1.0, 1),
+    Source.DATACITE: SourcePolicy(1000 / 300, 3),
+    Source.DOI: SourcePolicy(1000 / 300, 3),
+    Source.EUROPEPMC: SourcePolicy(2.0, 2),
+    Source.DBLP: SourcePolicy(1.0, 1),
+    Source.UNPAYWALL: SourcePolicy(10.0, 3),
+}
+PUBMED_WITH_KEY = SourcePolicy(10.0, 3)
+
+BASE_URLS: Mapping[Source, str] = {
+    Source.DOI: "https://doi.org",
+    Source.CROSSREF: "https://api.crossref.org",
+    Source.DATACITE: "https://api.datacite.org",
+    Source.ARXIV: "https://export.arxiv.org",
+    Source.PUBMED: "https://eutils.ncbi.nlm.nih.gov",
+    Source.EUROPEPMC: "https://www.ebi.ac.uk",
+    Source.OPENALEX: "https://api.openalex.org",
+    Source.SEMANTICSCHOLAR: "https://api.semanticscholar.org",
+    Source.DBLP: "https://dblp.org",
+    Source.UNPAYWALL: "https://api.unpaywall.org",
+}
+
+POSITIVE_TTL = 30 * 24 * 3600.0
+NEGATIVE_TTL = 24 * 3600.0
+_ABSENT_STATUSES = {400, 404, 410}
+
+
+def base_url_variable(source: Source) -> str:
+    """The environment variable that overrides a source's base URL (`CITECHECK_CROSSREF_URL`)."""
+    return f"CITECHECK_{source.value.upper()}_URL"
+
+
+class Status(Enum):
+    """What a registry said: the thing, that there is no such thing, or nothing usable."""
+
+    OK = "ok"
+    ABSENT = "absent"
+    FAILED = "failed"
+
+
+class Failure(Enum):
+    """Why a request gave no answer."""
+
+    RATE_LIMITED = "rate_limited"
+    NETWORK = "network"
+    SERVER = "server"
+    OFFLINE = "offline"
+
+
+@dataclass(frozen=True, slots=True)
+class RegistryResponse:
+    """The outcome of one request, after retries and the cache."""
+
+    request: RegistryRequest
+    status: Status
+    body: str = ""
+    http_status: int | None = None
+    failure: Failure | None = None
+    from_cache: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSettings:
+    """How the client behaves; `from_environment` reads the overrides and keys."""
+
+    email: str = ""
+    timeout: float = 20.0
+    offline: bool = False
+    refresh: bool = False
+    max_attempts: int = 4
+    backoff_base: float = 0.5
+    backoff_cap: float = 8.0
+    retry_after_cap: float = 60.0
+    base_urls: Mapping[Source, str] = field(default_factory=lambda: dict(BASE_URLS))
+    policies: Mapping[Source, SourcePolicy] = field(default_factory=lambda: dict(POLICIES))
+    api_keys: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_environment(
+        cls, environ: Mapping[str, str] | None = None, **overrides: object
+    ) -> ClientSettings:
+        """Settings with base-URL overrides (`CITECHECK_<SOURCE>_URL`), the contact email
+        (`CITECHECK_EMAIL`) and API keys (`OPENALEX_API_KEY`, `S2_API_KEY`, `NCBI_API_KEY`)."""
+        environ = os.environ if environ is None else environ
+        base_urls = dict(BASE_URLS)
+        for source in Source:
+            if environ.get(base_url_variable(source)):
+                base_urls[source] = environ[base_url_variable(source)].rstrip("/")
+        keys = {
+            name: environ[name]
+            for name in ("OPENALEX_API_KEY", "S2_API_KEY", "NCBI_API_KEY")
+            if environ.get(name)
+        }
+        policies = dict(POLICIES)
+        if "NCBI_API_KEY" in keys:
+            policies[Source.PUBMED] = PUBMED_WITH_KEY
+        settings = cls(
+            email=environ.get("CITECHECK_EMAIL", ""),
+            base_urls=base_urls,
+            policies=policies,
+            api_keys=keys,
+        )
+        return replace(settings, **overrides)  # type: ignore[arg-type]
+
+
+def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a `Retry-After` header: delta-seconds or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+class _Limiter:
+    """Spaces request starts for one source and caps how many run at once."""
+
+    def __init__(
+        self,
+        policy: SourcePolicy,
+        clock: Callable[[], float],
+        sleep: Callable[[float], Awaitable[None]],
+    ) -> None:
+        self._slots = asyncio.Semaphore(policy.concurrency)
+        self._lock = asyncio.Lock()
+        self._interval = 1.0 / policy.requests_per_second
+        self._next_start = 0.0
+        self._clock = clock
+        self._sleep = sleep
+
+    async def acquire(self) -> None:
+        await self._slots.acquire()
+        async with self._lock:
+            wait = self._next_start - self._clock()
+            if wait > 0:
+                await self._sleep(wait)
+            self._next_start = max(self._clock(), self._next_start) + self._interval
+
+    def release(self) -> None:
+        self._slots.release()
+
+    def pause(self, seconds: float) -> None:
+        """Hold every later request of this source back (a 429 speaks for the whole source)."""
+        self._next_start = max(self._next_start, self._clock() + seconds)
+
+    def slow_to(self, requests_per_second: float) -> None:
+        """Obey a stricter limit the service announces (`x-rate-limit-*`)."""
+        self._interval = max(self._interval, 1.0 / requests_per_second)
+
+
+class RegistryClient:
+    """Sends RegistryRequests politely and returns RegistryResponses; use `async with`."""
+
+    def __init__(
+        self,
+        settings: ClientSettings | None = None,
+        cache: Cache | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.settings = settings or ClientSettings.from_environment()
+        self.cache = cache
+        self.sent: Counter[Source] = Counter()
+        self._clock = clock
+        self._sleep = sleep
+        contact = f" (mailto:{self.settings.email})" if self.settings.email else ""
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            timeout=self.settings.timeout,
+            follow_redirects=True,
+            headers={"User-Agent": f"citecheck/{__version__}{contact}"},
+        )
+        self._limiters: dict[Source, _Limiter] = {}
+        # A source that could not be reached at all is not tried again in this run: a build
+        # without network must not wait out every request's retries.
+        self._unreachable: set[Source] = set()
+
+    async def __aenter__(self) -> RegistryClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self._http.aclose()
+
+    def _limiter(self, source: Source) -> _Limiter:
+        if source not in self._limiters:
+            policy = self.settings.policies[source]
+            self._limiters[source] = _Limiter(policy, self._clock, self._sleep)
+        return self._limiters[source]
+
+    def _cache_key(self, request: RegistryRequest) -> str:
+        return content_key(self.settings.base_urls[request.source], request.cache_key())
+
+    async def fetch(self, request: RegistryRequest) -> RegistryResponse:
+        """The registry's answer to `request`: from the cache when allowed, else from the
+        network with retries; never raises for network trouble."""
+        key = self._cache_key(request)
+        if self.cache is not None and not self.settings.refresh:
+            cached = self.cache.get("http", key)
+            if cached is not None:
+                status_text, _, body = cached.partition("\n")
+                status = int(status_text)
+                outcome = Status.OK if status == 200 else Status.ABSENT
+                return RegistryResponse(request, outcome, body, status, from_cache=True)
+        if self.settings.offline:
+            return RegistryResponse(request, Status.FAILED, failure=Failure.OFFLINE)
+        if request.source in self._unreachable:
+            return RegistryResponse(request, Status.FAILED, failure=Failure.NETWORK)
+        response = await self._send_with_retries(request)
+        if response.failure is Failure.NETWORK:
+            self._unreachable.add(request.source)
+        if self.cache is not None and response.status is not Status.FAILED:
+            ttl = POSITIVE_TTL if response.status is Status.OK else NEGATIVE_TTL
+            self.cache.put("http", key, f"{response.http_status}\n{response.body}", ttl=ttl)
+        return response
+
+    def _prepare(
+        self, request: RegistryRequest
+    ) -> tuple[str, list[tuple[str, str]], dict[str, str]]:
+        """URL, query and headers with identification and credentials added (credentials are
+        added here only, so they never reach cache keys or logs)."""
+        params: list[tuple[str, str | int | float | bool | None]] = list(request.params)
+        headers = {"Accept": request.accept}
+        keys = self.settings.api_keys
+        email_address = self.settings.email
+        if request.source is Source.CROSSREF and email_address:
+            params.append(("mailto", email_address))
+        elif request.source is Source.PUBMED:
+            params.append(("tool", "citecheck"))
+            if email_address:
+                params.append(("email", email_address))
+            if "NCBI_API_KEY" in keys:
+                params.append(("api_key", keys["NCBI_API_KEY"]))
+        elif request.source is Source.OPENALEX:
+            if "OPENALEX_API_KEY" in keys:
+                params.append(("api_key", keys["OPENALEX_API_KEY"]))
+            if email_address:
+                params.append(("mailto", email_address))
+        elif request.source is Source.SEMANTICSCHOLAR and "S2_API_KEY" in keys:
+            headers["x-api-key"] = keys["S2_API_KEY"]
+        elif request.source is Source.UNPAYWALL and email_address:
+            params.append(("email", email_address))
+        return self.settings.base_urls[request.source] + request.path, params, headers
+
+    async def _send_with_retries(self, request: RegistryRequest) -> RegistryResponse:
+        url, params, headers = self._prepare(request)
+        limiter = self._limiter(request.source)
+        failure = Failure.NETWORK
+        for attempt in range(self.settings.max_attempts):
+            await limiter.acquire()
+            try:
+                self.sent[request.source] += 1
+                reply = await self._http.get(url, params=tuple(params), headers=headers)
+            except httpx.TransportError as exc:  # timeouts, refused connections, broken streams
+                logger.info(
+                    "%s: %s (attempt %d)", request.source.value, type(exc).__name__, attempt + 1
+                )
+                failure = Failure.NETWORK
+                delay = self._backoff(attempt)
+            else:
+                self._obey_rate_headers(limiter, reply.headers)
+                if reply.status_code == 200:
+                    return RegistryResponse(request, Status.OK, reply.text, 200)
+                if reply.status_code in _ABSENT_STATUSES:
+                    return RegistryResponse(request, Status.ABSENT, reply.text, reply.status_code)
+                failure = Failure.RATE_LIMITED if reply.status_code == 429 else Failure.SERVER
+                waited = retry_after_seconds(reply.headers.get("Retry-After"))
+                delay = self._backoff(attempt) if waited is None else waited
+                delay = min(delay, self.settings.retry_after_cap)
+                if reply.status_code == 429:
+                    limiter.pause(delay)
+                logger.info(
+                    "%s: HTTP %d (attempt %d)", request.source.value, reply.status_code, attempt + 1
+                )
+            finally:
+                limiter.release()
+            if attempt + 1 < self.settings.max_attempts:
+                await self._sleep(delay)
+        return RegistryResponse(request, Status.FAILED, failure=failure)
+
+    def _backoff(self, attempt: int) -> float:
+        return float(min(self.settings.backoff_cap, self.settings.backoff_base * 2.0**attempt))
+
+    @staticmethod
+    def _obey_rate_headers(limiter: _Limiter, headers: httpx.Headers) -> None:
+        limit, interval = headers.get("x-rate-limit-limit"), headers.get("x-rate-limit-interval")
+        if limit and interval and limit.isdigit() and interval.rstrip("s").isdigit():
+            seconds = int(interval.rstrip("s")) or 1
+            if int(limit) > 0:
+                limiter.slow_to(int(limit) / seconds)

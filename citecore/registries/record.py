@@ -1,0 +1,51 @@
+"""The one record type every registry's answer is parsed into."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from citecore.model import Person
+
+
+class Source(Enum):
+    """The registries citecheck consults; the value is the name in settings and reports."""
+
+    DOI = "doi"
+    CROSSREF = "crossref"
+    DATACITE = "datacite"
+    ARXIV = "arxiv"
+    PUBMED = "pubmed"
+    EUROPEPMC = "europepmc"
+    OPENALEX = "openalex"
+    SEMANTICSCHOLAR = "semanticscholar"
+    DBLP = "dblp"
+    UNPAYWALL = "unpaywall"
+
+
+class Update(Enum):
+    """Editorial notices attached to a work (Crossref `updated-by`, OpenAlex, PubMed)."""
+
+    RETRACTION = "retraction"
+    WITHDRAWAL = "withdrawal"
+    EXPRESSION_OF_CONCERN = "expression_of_concern"
+    CORRECTION = "correction"
+
+
+@dataclass(frozen=True, slots=True)
+class WorkRecord:
+    """A work as one registry describes it; absent fields are empty or None."""
+
+    source: Source
+    title: str
+    authors: tuple[Person, ...] = ()
+    year: int | None = None
+    venue: str = ""
+    doi: str = ""
+    arxiv_id: str = ""
+    pmid: str = ""
+    url: str = ""
+    work_type: str = ""
+    is_preprint: bool = False
+    updates: frozenset[Update] = frozenset()
+    related_dois: tuple[str, ...] = ()
