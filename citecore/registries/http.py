@@ -71,6 +71,7 @@ BASE_URLS: Mapping[Source, str] = {
 POSITIVE_TTL = 30 * 24 * 3600.0
 NEGATIVE_TTL = 24 * 3600.0
 _ABSENT_STATUSES = {400, 404, 410}
+_Param = str | int | float | bool | None  # what httpx accepts as a query value
 
 
 def base_url_variable(source: Source) -> str:
@@ -269,10 +270,10 @@ class RegistryClient:
 
     def _prepare(
         self, request: RegistryRequest
-    ) -> tuple[str, list[tuple[str, str]], dict[str, str]]:
+    ) -> tuple[str, list[tuple[str, _Param]], dict[str, str]]:
         """URL, query and headers with identification and credentials added (credentials are
         added here only, so they never reach cache keys or logs)."""
-        params: list[tuple[str, str | int | float | bool | None]] = list(request.params)
+        params: list[tuple[str, _Param]] = list(request.params)
         headers = {"Accept": request.accept}
         keys = self.settings.api_keys
         email_address = self.settings.email
