@@ -1,0 +1,91 @@
+"""The registry Verifier: every cited reference checked concurrently, verdicts cached.
+
+Verdicts are cached under the reference's content plus LOGIC_VERSION, so an unchanged entry is
+judged again only when the matching rules change (bump LOGIC_VERSION with them); the raw
+responses stay cached in the HTTP layer meanwhile. Outages (`error`) are never cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Mapping, Sequence
+
+import httpx
+
+from citecore.cache import Cache, content_key
+from citecore.model import Reference, ReferenceResult, ReferenceVerdict
+from citecore.registries.http import ClientSettings, RegistryClient
+from citecore.serialize import record_from_data, to_data
+from citecore.verify.resolve import verify_reference
+
+logger = logging.getLogger(__name__)
+
+# Bump whenever compare.py or resolve.py would judge an unchanged entry differently.
+LOGIC_VERSION = "1"
+VERDICT_TTL = 30 * 24 * 3600.0
+
+
+def _verdict_key(reference: Reference) -> str:
+    fields = to_data(reference)
+    fields.pop("location", None)  # moving an entry in its file changes nothing about it
+    return content_key(LOGIC_VERSION, json.dumps(fields, sort_keys=True))
+
+
+class RegistryVerifier:
+    """Checks references against the registries (Verifier protocol)."""
+
+    def __init__(
+        self,
+        settings: ClientSettings,
+        cache: Cache | None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.settings = settings
+        self.cache = cache
+        self.transport = transport
+        self.requests_sent = 0
+
+    def verify(self, references: Sequence[Reference]) -> Mapping[str, ReferenceResult]:
+        """A verdict for every reference (the network only for those not judged before)."""
+        results: dict[str, ReferenceResult] = {}
+        pending = []
+        for reference in references:
+            cached = self._cached(reference)
+            if cached is not None:
+                results[reference.key] = cached
+            else:
+                pending.append(reference)
+        if pending:
+            for result in asyncio.run(self._verify_all(pending)):
+                results[result.key] = result
+        return results
+
+    async def _verify_all(self, references: Sequence[Reference]) -> list[ReferenceResult]:
+        async with RegistryClient(self.settings, self.cache, self.transport) as client:
+            results = await asyncio.gather(*(verify_reference(r, client) for r in references))
+            self.requests_sent += sum(client.sent.values())
+        for reference, result in zip(references, results, strict=True):
+            self._store(reference, result)
+        return list(results)
+
+    def _cached(self, reference: Reference) -> ReferenceResult | None:
+        if self.cache is None or self.settings.refresh:
+            return None
+        stored = self.cache.get("verdict", _verdict_key(reference))
+        if stored is None:
+            return None
+        try:
+            return record_from_data(ReferenceResult, json.loads(stored))
+        except (ValueError, KeyError, TypeError) as exc:
+            logger.debug("stale verdict for %s: %s", reference.key, exc)
+            return None
+
+    def _store(self, reference: Reference, result: ReferenceResult) -> None:
+        outage = result.verdict is ReferenceVerdict.ERROR or (
+            result.verdict is ReferenceVerdict.UNVERIFIABLE and self.settings.offline
+        )
+        if self.cache is not None and not outage:
+            payload = json.dumps(to_data(result))
+            self.cache.put("verdict", _verdict_key(reference), payload, ttl=VERDICT_TTL)
