@@ -162,10 +162,18 @@ def _venue_words(venue: str) -> list[str]:
     ]
 
 
+def _abbreviates_word(short: str, full: str) -> bool:
+    """ "natl" abbreviates "national": same first letter, the rest in order (ISO 4 style)."""
+    if not short or short[0] != full[0] or len(short) > len(full):
+        return False
+    letters = iter(full)
+    return all(char in letters for char in short)
+
+
 def _abbreviates(short: list[str], full: list[str]) -> bool:
-    """ "proc natl acad sci" abbreviates "national academy sciences"? Word by word prefixes."""
+    """ "natl acad sci" abbreviates "national academy sciences", word by word."""
     return len(short) == len(full) and all(
-        f.startswith(s) for s, f in zip(short, full, strict=True)
+        _abbreviates_word(s, f) for s, f in zip(short, full, strict=True)
     )
 
 
@@ -185,7 +193,7 @@ def same_venue(cited: str, found: str) -> bool:
     if _abbreviates(cited_words, found_words) or _abbreviates(found_words, cited_words):
         return True
     if min(len(cited_words), len(found_words)) >= 3:
-        return fuzz.token_set_ratio(" ".join(cited_words), " ".join(found_words)) >= 90
+        return fuzz.token_sort_ratio(" ".join(cited_words), " ".join(found_words)) >= 90
     return False
 
 

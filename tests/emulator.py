@@ -1,0 +1,152 @@
+"""A loopback registry emulator: a real HTTP server that answers citecheck's requests with
+recorded bodies from ../shared/fixtures/real/, and can misbehave on purpose.
+
+Strict like arxiv.py's recorded tests: a request with no route is answered 500 and remembered
+(`unexpected`), and a route never asked for is remembered too (`unused`), so a test can fail on
+either instead of passing by accident. Fault injection per route: a scripted sequence of
+statuses (429 with `Retry-After`, 5xx), latency, and truncated bodies.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+from citecore.registries.http import base_url_variable
+from citecore.registries.record import Source
+from citecore.registries.request import RegistryRequest
+from tests.conftest import SHARED
+
+FIXTURES = SHARED / "fixtures" / "real"
+# Identification and credentials that the client adds; routes are matched without them.
+_IDENTIFICATION = {"mailto", "tool", "email", "api_key"}
+
+
+@dataclass
+class Reply:
+    """One scripted answer."""
+
+    status: int = 200
+    body: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+@dataclass
+class Route:
+    """The answers for one request: used in order, the last one repeated."""
+
+    replies: list[Reply]
+    hits: int = 0
+
+    def next_reply(self) -> Reply:
+        reply = self.replies[min(self.hits, len(self.replies) - 1)]
+        self.hits += 1
+        return reply
+
+
+def fixture(name: str) -> Reply:
+    """A recorded response (body, status and content type) from ../shared/fixtures/real/."""
+    body_path = FIXTURES / name
+    meta_path = body_path.with_name(body_path.name.rsplit(".", 1)[0] + ".meta.json")
+    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    headers = {
+        k: v for k, v in (meta.get("headers") or {}).items() if k.lower() in {"content-type"}
+    }
+    return Reply(int(meta.get("status", 200)), body_path.read_text(encoding="utf-8"), headers)
+
+
+def _route_key(path: str, params: list[tuple[str, str]]) -> str:
+    kept = sorted((k, v) for k, v in params if k not in _IDENTIFICATION)
+    return json.dumps([path, kept])
+
+
+class RegistryEmulator:
+    """The server; `serve(request, replies…)` declares what answers a request of ours."""
+
+    def __init__(self) -> None:
+        self.routes: dict[str, Route] = {}
+        self.unexpected: list[str] = []
+        self.log: list[tuple[float, str]] = []
+        self.identification: list[dict[str, str]] = []
+        emulator = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                url = urlsplit(self.path)
+                params = parse_qsl(url.query, keep_blank_values=True)
+                key = _route_key(url.path, params)
+                emulator.log.append((time.monotonic(), key))
+                emulator.identification.append(
+                    {k: v for k, v in params if k in _IDENTIFICATION}
+                    | {"user-agent": self.headers.get("User-Agent", "")}
+                )
+                route = emulator.routes.get(key)
+                if route is None:
+                    emulator.unexpected.append(key)
+                    reply = Reply(500, f"no route for {key}")
+                else:
+                    reply = route.next_reply()
+                if reply.delay:
+                    time.sleep(reply.delay)
+                data = reply.body.encode("utf-8")
+                self.send_response(reply.status)
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, format: str, *args: object) -> None:
+                return
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The base URL every source is pointed at."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def environment(self) -> dict[str, str]:
+        """`CITECHECK_<SOURCE>_URL` for every source, all pointing here."""
+        return {base_url_variable(source): self.url for source in Source}
+
+    def serve(self, request: RegistryRequest, *replies: Reply) -> None:
+        """Answer `request` with `replies`, in order (the last one repeats)."""
+        self.routes[_route_key(request.path, list(request.params))] = Route(list(replies))
+
+    @property
+    def unused(self) -> list[str]:
+        """Routes declared but never requested."""
+        return [key for key, route in self.routes.items() if route.hits == 0]
+
+    def requests(self) -> int:
+        """How many requests arrived."""
+        return len(self.log)
+
+    def __enter__(self) -> RegistryEmulator:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+def serving() -> Iterator[RegistryEmulator]:
+    """A started emulator (for pytest fixtures)."""
+    with RegistryEmulator() as emulator:
+        yield emulator
+
+
+def recorded(path: str) -> Path:
+    """The path of a recorded body, for tests that parse it directly."""
+    return FIXTURES / path
