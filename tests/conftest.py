@@ -6,17 +6,17 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from citecore.pandoc import pandoc_path
+from tests.emulator import RegistryEmulator
+from tests.paths import CASES, CORPUS, REPO, SHARED
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("CITECHECK_SHARED", REPO.parent / "shared"))
-CORPUS = SHARED / "corpus"
-CASES = Path(__file__).resolve().parent / "cases"
+__all__ = ["CASES", "CORPUS", "REPO", "SHARED", "CorpusPaper", "corpus_markdown_papers"]
 
 
 @dataclass(frozen=True)
@@ -81,3 +81,12 @@ def pandoc() -> str:
 requires_latex = pytest.mark.skipif(
     shutil.which("pdflatex") is None, reason="TeX Live is installed by .ci/run"
 )
+
+
+@pytest.fixture
+def emulator() -> Iterator[RegistryEmulator]:
+    """A loopback registry emulator; the test fails if it was asked for anything it was not
+    told to answer (routes declared but not used are the test's own business)."""
+    with RegistryEmulator() as server:
+        yield server
+        assert not server.unexpected, f"requests with no recorded answer: {server.unexpected}"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -21,9 +20,8 @@ from urllib.parse import parse_qsl, urlsplit
 from citecore.registries.http import base_url_variable
 from citecore.registries.record import Source
 from citecore.registries.request import RegistryRequest
-from tests.conftest import SHARED
+from tests.paths import FIXTURES
 
-FIXTURES = SHARED / "fixtures" / "real"
 # Identification and credentials that the client adds; routes are matched without them.
 _IDENTIFICATION = {"mailto", "tool", "email", "api_key"}
 
@@ -139,12 +137,6 @@ class RegistryEmulator:
     def __exit__(self, *exc_info: object) -> None:
         self._server.shutdown()
         self._server.server_close()
-
-
-def serving() -> Iterator[RegistryEmulator]:
-    """A started emulator (for pytest fixtures)."""
-    with RegistryEmulator() as emulator:
-        yield emulator
 
 
 def recorded(path: str) -> Path:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from citecore.identifiers import arxiv_from_doi
 from citecore.model import (
     FieldMismatch,
     Match,
@@ -158,7 +159,8 @@ async def verify_reference(reference: Reference, client: RegistryClient) -> Refe
     fetch = client.fetch
     if reference.doi:
         await _resolve_doi(reference.doi.lower(), fetch, trail)
-    if reference.arxiv_id:
+    # An arXiv id that only restates an arXiv DOI was resolved through DataCite already.
+    if reference.arxiv_id and reference.arxiv_id.lower() != arxiv_from_doi(reference.doi).lower():
         await _resolve_arxiv(reference.arxiv_id, fetch, trail)
     judged = [(record, compare(reference, record)) for record in trail.records]
     if len({r.doi or r.arxiv_id for r, _ in judged}) > 1 and not _same_work(judged):
