@@ -131,7 +131,7 @@ def check_document(
     findings: list[Finding] = [
         *reference_findings(bibliography, options.today),
         *citation_findings(citations, bibliography, nocite, nocite_all),
-        *verdict_findings(verified, bibliography),
+        *verdict_findings(verified, bibliography, citations),
         *(
             finding(
                 FindingKind.UNMAPPED,
@@ -150,6 +150,20 @@ def check_document(
         findings=tuple(sorted(findings, key=_sort_key)),
     )
     return DocumentCheck(result, extraction)
+
+
+def registry_verifier(options: Options) -> Verifier | None:
+    """The registry verifier the options ask for (None with `verify: false`): live registries,
+    or only the cache with `offline`; base URLs and API keys from the environment."""
+    if not options.verify:
+        return None
+    from citecore.registries.http import ClientSettings
+    from citecore.verify.registry import RegistryVerifier
+
+    overrides: dict[str, object] = {"offline": options.offline, "refresh": options.refresh}
+    if options.email:
+        overrides["email"] = options.email
+    return RegistryVerifier(ClientSettings.from_environment(**overrides), options.cache)
 
 
 def check_markdown_file(

@@ -237,22 +237,41 @@ _VERDICT_KINDS = {
 
 
 def verdict_findings(
-    results: Mapping[str, ReferenceResult], bibliography: Bibliography
+    results: Mapping[str, ReferenceResult],
+    bibliography: Bibliography,
+    citations: Sequence[Citation] = (),
 ) -> list[Finding]:
     """Findings from a registry verifier's verdicts: mismatches, unconfirmed references,
-    retractions and outages, each placed at the entry in its bibliography."""
+    retractions and outages, placed at the entry in its bibliography; mismatches, `not_found`
+    and retractions also at every citation of the entry, where the writer will look."""
+    cited_at: dict[str, list[SourceLocation]] = defaultdict(list)
+    for citation in citations:
+        cited_at[citation.key].append(citation.location)
     findings = []
     for key, result in results.items():
         reference = bibliography.references.get(key)
         location = reference.location if reference else None
+        problems = []
         kind = _VERDICT_KINDS.get(result.verdict)
         if kind is not None:
-            findings.append(finding(kind, _verdict_message(result), key, location))
+            problems.append((kind, _verdict_message(result)))
         if ReferenceFlag.RETRACTED in result.flags:
-            findings.append(
-                finding(FindingKind.RETRACTED, "the cited work has been retracted", key, location)
-            )
+            problems.append((FindingKind.RETRACTED, _retraction_message(result)))
+        for problem_kind, message in problems:
+            findings.append(finding(problem_kind, message, key, location))
+            if problem_kind in _ALSO_AT_CITATIONS:
+                findings.extend(
+                    finding(problem_kind, message, key, place) for place in cited_at[key]
+                )
     return findings
+
+
+_ALSO_AT_CITATIONS = {FindingKind.MISMATCH, FindingKind.NOT_FOUND, FindingKind.RETRACTED}
+
+
+def _retraction_message(result: ReferenceResult) -> str:
+    where = f" ({result.match.doi})" if result.match and result.match.doi else ""
+    return f"the cited work{where} carries a retraction, withdrawal or expression of concern"
 
 
 def _verdict_message(result: ReferenceResult) -> str:

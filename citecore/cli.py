@@ -41,6 +41,20 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--fail-on", metavar="KIND[,KIND…]")
     check.add_argument("--offline", action="store_true", default=None)
     check.add_argument("--cache", type=Path, metavar="PATH")
+    check.add_argument(
+        "--refresh",
+        action="store_true",
+        default=None,
+        help="ask the registries again, ignoring cached answers",
+    )
+    check.add_argument(
+        "--no-verify",
+        dest="verify",
+        action="store_false",
+        default=None,
+        help="skip registry verification (local checks only)",
+    )
+    check.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
     check.add_argument("-q", "--quiet", action="store_true", default=None)
 
     run_as_filter = commands.add_parser("filter", help="run as a pandoc JSON filter")
@@ -62,13 +76,16 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         "quiet": args.quiet,
         "only_issues": True if args.only == "issues" else None,
         "format": args.format,
+        "refresh": args.refresh,
+        "verify": args.verify,
+        "email": args.email,
     }
     return {k: v for k, v in layer.items() if v is not None}
 
 
 def _check(args: argparse.Namespace) -> int:
     # The pipeline is imported here, not at the top: the filter's replay path must stay light.
-    from citecore.api import check_markdown_file
+    from citecore.api import check_markdown_file, registry_verifier
     from citecore.options import ReportFormat, build_options, environment_layer, project_layer
     from citecore.policy import failing_findings
     from citecore.report import render_report, write_atomically
@@ -82,7 +99,7 @@ def _check(args: argparse.Namespace) -> int:
     options = build_options(
         {"strict": True}, environment_layer(), project_layer(document.parent), _cli_layer(args)
     )
-    check = check_markdown_file(document, options)
+    check = check_markdown_file(document, options, registry_verifier(options))
     result = check.result
     failing = failing_findings(result.findings, options)
     report_format = options.report_format

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 import panflute as pf
 
 from citecore.annotate import annotate
-from citecore.api import DocumentCheck, check_document, metadata_options
+from citecore.api import DocumentCheck, check_document, metadata_options, registry_verifier
 from citecore.errors import CitecheckError
 from citecore.extract.locate import SourceFile
 from citecore.options import (
@@ -102,6 +102,7 @@ def run_filter(
             options,
             sources=sources,
             search_dirs=tuple(dict.fromkeys([Path.cwd(), folder])),
+            verifier=registry_verifier(options),
         )
     except CitecheckError as exc:
         strict = _strict_requested(doc)

@@ -40,6 +40,9 @@ OPTION_NAMES = (
     "bibliography",
     "only_issues",
     "quiet",
+    "verify",
+    "email",
+    "refresh",
 )
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
@@ -61,6 +64,9 @@ class Options:
     bibliographies: tuple[str, ...] = ()
     only_issues: bool = False
     quiet: bool = False
+    verify: bool = True
+    email: str = ""
+    refresh: bool = False
     today: dt.date = field(default_factory=dt.date.today)
 
 
@@ -155,5 +161,8 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         bibliographies=tuple(_as_list(merged.get("bibliography", []))),
         only_issues=_as_bool("only_issues", merged.get("only_issues", False)),
         quiet=_as_bool("quiet", merged.get("quiet", False)),
+        verify=_as_bool("verify", merged.get("verify", True)),
+        email=str(merged.get("email", "")),
+        refresh=_as_bool("refresh", merged.get("refresh", False)),
         today=today or dt.date.today(),
     )

@@ -79,7 +79,7 @@ def test_json_report_contract(problems: Path) -> None:
     }
     finding = report["findings"][0]
     assert set(finding) >= {"kind", "severity", "key", "file", "line", "message"}
-    assert report["summary"]["by_verdict"] == {"unchecked": 2, "unparsed": 1}
+    assert report["summary"]["by_verdict"] == {"unverifiable": 2, "unparsed": 1}
     assert report["inputs"]["bibliographies"] == [str(problems / "refs.bib")]
 
 

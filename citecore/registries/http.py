@@ -126,7 +126,7 @@ class ClientSettings:
 
     @classmethod
     def from_environment(
-        cls, environ: Mapping[str, str] | None = None, **overrides: object
+        cls, environ: Mapping[str, str] | None = None, /, **overrides: object
     ) -> ClientSettings:
         """Settings with base-URL overrides (`CITECHECK_<SOURCE>_URL`), the contact email
         (`CITECHECK_EMAIL`) and API keys (`OPENALEX_API_KEY`, `S2_API_KEY`, `NCBI_API_KEY`)."""

@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import httpx
 
@@ -39,16 +40,25 @@ class RegistryVerifier:
     def __init__(
         self,
         settings: ClientSettings,
-        cache: Cache | None,
+        cache_path: Path | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.settings = settings
-        self.cache = cache
+        self.cache_path = cache_path
         self.transport = transport
         self.requests_sent = 0
+        self.cache: Cache | None = None
 
     def verify(self, references: Sequence[Reference]) -> Mapping[str, ReferenceResult]:
         """A verdict for every reference (the network only for those not judged before)."""
+        with Cache(self.cache_path) as cache:
+            self.cache = cache
+            try:
+                return self._verify(references)
+            finally:
+                self.cache = None
+
+    def _verify(self, references: Sequence[Reference]) -> dict[str, ReferenceResult]:
         results: dict[str, ReferenceResult] = {}
         pending = []
         for reference in references:

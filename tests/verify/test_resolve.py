@@ -9,7 +9,6 @@ import pytest
 
 import citecore.verify.registry as registry_module
 from citecore.bib.bibtex import parse_bibtex
-from citecore.cache import Cache
 from citecore.model import Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict
 from citecore.registries import arxiv, crossref, datacite, doi_org
 from citecore.registries.http import ClientSettings, SourcePolicy
@@ -28,7 +27,7 @@ def reference(bib: str) -> Reference:
 
 
 def verify(
-    emulator: RegistryEmulator, ref: Reference, cache: Cache | None = None, **overrides: object
+    emulator: RegistryEmulator, ref: Reference, cache: Path | None = None, **overrides: object
 ) -> ReferenceResult:
     values: dict[str, object] = {"policies": FAST, "backoff_base": 0.01, "max_attempts": 2}
     values.update(overrides)
@@ -199,13 +198,13 @@ def test_verdict_cache_and_logic_version(
 ) -> None:
     serve_elife(emulator)
     ref = reference(ELIFE)
-    with Cache(tmp_path / "c.sqlite3") as cache:
-        verify(emulator, ref, cache)
-        sent = emulator.requests()
-        assert verify(emulator, ref, cache).verdict is ReferenceVerdict.VERIFIED
-        assert emulator.requests() == sent  # the verdict came from the cache
-        monkeypatch.setattr(registry_module, "LOGIC_VERSION", "test-bump")
-        assert verify(emulator, ref, cache).verdict is ReferenceVerdict.VERIFIED
-        assert emulator.requests() == sent  # re-judged, but from cached responses
-        assert verify(emulator, ref, cache, refresh=True).verdict is ReferenceVerdict.VERIFIED
-        assert emulator.requests() > sent
+    cache = tmp_path / "c.sqlite3"
+    verify(emulator, ref, cache)
+    sent = emulator.requests()
+    assert verify(emulator, ref, cache).verdict is ReferenceVerdict.VERIFIED
+    assert emulator.requests() == sent  # the verdict came from the cache
+    monkeypatch.setattr(registry_module, "LOGIC_VERSION", "test-bump")
+    assert verify(emulator, ref, cache).verdict is ReferenceVerdict.VERIFIED
+    assert emulator.requests() == sent  # re-judged, but from cached responses
+    assert verify(emulator, ref, cache, refresh=True).verdict is ReferenceVerdict.VERIFIED
+    assert emulator.requests() > sent
