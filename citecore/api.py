@@ -157,7 +157,7 @@ def registry_verifier(options: Options) -> Verifier | None:
     or only the cache with `offline`; base URLs and API keys from the environment."""
     if not options.verify:
         return None
-    from citecore.registries.http import ClientSettings
+    from citecore.registries.settings import ClientSettings
     from citecore.verify.registry import RegistryVerifier
 
     overrides: dict[str, object] = {"offline": options.offline, "refresh": options.refresh}

@@ -17,9 +17,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-from citecore.registries.http import base_url_variable
 from citecore.registries.record import Source
 from citecore.registries.request import RegistryRequest
+from citecore.registries.settings import base_url_variable
 from tests.paths import FIXTURES
 
 # Identification and credentials that the client adds; routes are matched without them.

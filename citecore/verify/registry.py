@@ -12,14 +12,15 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-
-import httpx
+from typing import TYPE_CHECKING
 
 from citecore.cache import Cache, content_key
 from citecore.model import Reference, ReferenceResult, ReferenceVerdict
-from citecore.registries.http import ClientSettings, RegistryClient
+from citecore.registries.settings import ClientSettings
 from citecore.serialize import record_from_data, to_data
-from citecore.verify.resolve import verify_reference
+
+if TYPE_CHECKING:
+    import httpx
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +74,10 @@ class RegistryVerifier:
         return results
 
     async def _verify_all(self, references: Sequence[Reference]) -> list[ReferenceResult]:
+        # The HTTP stack is imported only when something must really be asked.
+        from citecore.registries.http import RegistryClient
+        from citecore.verify.resolve import verify_reference
+
         async with RegistryClient(self.settings, self.cache, self.transport) as client:
             results = await asyncio.gather(*(verify_reference(r, client) for r in references))
             self.requests_sent += sum(client.sent.values())

@@ -13,16 +13,15 @@ import pytest
 from citecore.cache import Cache
 from citecore.registries import crossref
 from citecore.registries.http import (
-    ClientSettings,
     Failure,
     RegistryClient,
     RegistryResponse,
-    SourcePolicy,
     Status,
     retry_after_seconds,
 )
 from citecore.registries.record import Source
 from citecore.registries.request import RegistryRequest
+from citecore.registries.settings import ClientSettings, SourcePolicy
 from tests.emulator import RegistryEmulator, Reply, fixture
 
 WORK = crossref.work_request("10.7554/elife.01567")

@@ -11,8 +11,8 @@ import citecore.verify.registry as registry_module
 from citecore.bib.bibtex import parse_bibtex
 from citecore.model import Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict
 from citecore.registries import arxiv, crossref, datacite, doi_org
-from citecore.registries.http import ClientSettings, SourcePolicy
 from citecore.registries.record import Source
+from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, Reply, fixture, recorded
 

@@ -1,0 +1,98 @@
+"""How the registry client behaves: published limits, base URLs, identification, keys.
+
+Kept apart from the client so that building settings never imports the HTTP stack.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from citecore.registries.record import Source
+
+
+@dataclass(frozen=True, slots=True)
+class SourcePolicy:
+    """A registry's published limits: request rate and simultaneous connections."""
+
+    requests_per_second: float
+    concurrency: int
+
+
+# The published limits (DESIGN.md, "Network etiquette"); override per run with ClientSettings.
+POLICIES: Mapping[Source, SourcePolicy] = {
+    Source.CROSSREF: SourcePolicy(10.0, 3),
+    Source.ARXIV: SourcePolicy(1 / 3, 1),
+    Source.PUBMED: SourcePolicy(3.0, 3),
+    Source.OPENALEX: SourcePolicy(10.0, 5),
+    Source.SEMANTICSCHOLAR: SourcePolicy(1.0, 1),
+    Source.DATACITE: SourcePolicy(1000 / 300, 3),
+    Source.DOI: SourcePolicy(1000 / 300, 3),
+    Source.EUROPEPMC: SourcePolicy(2.0, 2),
+    Source.DBLP: SourcePolicy(1.0, 1),
+    Source.UNPAYWALL: SourcePolicy(10.0, 3),
+}
+PUBMED_WITH_KEY = SourcePolicy(10.0, 3)
+
+BASE_URLS: Mapping[Source, str] = {
+    Source.DOI: "https://doi.org",
+    Source.CROSSREF: "https://api.crossref.org",
+    Source.DATACITE: "https://api.datacite.org",
+    Source.ARXIV: "https://export.arxiv.org",
+    Source.PUBMED: "https://eutils.ncbi.nlm.nih.gov",
+    Source.EUROPEPMC: "https://www.ebi.ac.uk",
+    Source.OPENALEX: "https://api.openalex.org",
+    Source.SEMANTICSCHOLAR: "https://api.semanticscholar.org",
+    Source.DBLP: "https://dblp.org",
+    Source.UNPAYWALL: "https://api.unpaywall.org",
+}
+
+
+def base_url_variable(source: Source) -> str:
+    """The environment variable that overrides a source's base URL (`CITECHECK_CROSSREF_URL`)."""
+    return f"CITECHECK_{source.value.upper()}_URL"
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSettings:
+    """How the client behaves; `from_environment` reads the overrides and keys."""
+
+    email: str = ""
+    timeout: float = 20.0
+    offline: bool = False
+    refresh: bool = False
+    max_attempts: int = 4
+    backoff_base: float = 0.5
+    backoff_cap: float = 8.0
+    retry_after_cap: float = 60.0
+    base_urls: Mapping[Source, str] = field(default_factory=lambda: dict(BASE_URLS))
+    policies: Mapping[Source, SourcePolicy] = field(default_factory=lambda: dict(POLICIES))
+    api_keys: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_environment(
+        cls, environ: Mapping[str, str] | None = None, /, **overrides: object
+    ) -> ClientSettings:
+        """Settings with base-URL overrides (`CITECHECK_<SOURCE>_URL`), the contact email
+        (`CITECHECK_EMAIL`) and API keys (`OPENALEX_API_KEY`, `S2_API_KEY`, `NCBI_API_KEY`)."""
+        environ = os.environ if environ is None else environ
+        base_urls = dict(BASE_URLS)
+        for source in Source:
+            if environ.get(base_url_variable(source)):
+                base_urls[source] = environ[base_url_variable(source)].rstrip("/")
+        keys = {
+            name: environ[name]
+            for name in ("OPENALEX_API_KEY", "S2_API_KEY", "NCBI_API_KEY")
+            if environ.get(name)
+        }
+        policies = dict(POLICIES)
+        if "NCBI_API_KEY" in keys:
+            policies[Source.PUBMED] = PUBMED_WITH_KEY
+        settings = cls(
+            email=environ.get("CITECHECK_EMAIL", ""),
+            base_urls=base_urls,
+            policies=policies,
+            api_keys=keys,
+        )
+        return replace(settings, **overrides)  # type: ignore[arg-type]
