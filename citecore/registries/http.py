@@ -20,14 +20,16 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
-
-import httpx
+from typing import TYPE_CHECKING
 
 from citecore import __version__
 from citecore.cache import Cache, content_key
 from citecore.registries.record import Source
 from citecore.registries.request import RegistryRequest
 from citecore.registries.settings import ClientSettings, SourcePolicy
+
+if TYPE_CHECKING:
+    import httpx
 
 logger = logging.getLogger(__name__)
 
@@ -132,13 +134,10 @@ class RegistryClient:
         self.sent: Counter[Source] = Counter()
         self._clock = clock
         self._sleep = sleep
-        contact = f" (mailto:{self.settings.email})" if self.settings.email else ""
-        self._http = httpx.AsyncClient(
-            transport=transport,
-            timeout=self.settings.timeout,
-            follow_redirects=True,
-            headers={"User-Agent": f"citecheck/{__version__}{contact}"},
-        )
+        self._transport = transport
+        # Created at the first real request: a rebuild answered from the cache never pays for
+        # importing and setting up the HTTP stack.
+        self._http: httpx.AsyncClient | None = None
         self._limiters: dict[Source, _Limiter] = {}
         # A source that could not be reached at all is not tried again in this run: a build
         # without network must not wait out every request's retries.
@@ -148,7 +147,21 @@ class RegistryClient:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        await self._http.aclose()
+        if self._http is not None:
+            await self._http.aclose()
+
+    def _client(self) -> httpx.AsyncClient:
+        if self._http is None:
+            import httpx
+
+            contact = f" (mailto:{self.settings.email})" if self.settings.email else ""
+            self._http = httpx.AsyncClient(
+                transport=self._transport,
+                timeout=self.settings.timeout,
+                follow_redirects=True,
+                headers={"User-Agent": f"citecheck/{__version__}{contact}"},
+            )
+        return self._http
 
     def _limiter(self, source: Source) -> _Limiter:
         if source not in self._limiters:
@@ -211,6 +224,9 @@ class RegistryClient:
         return self.settings.base_urls[request.source] + request.path, params, headers
 
     async def _send_with_retries(self, request: RegistryRequest) -> RegistryResponse:
+        import httpx
+
+        client = self._client()
         url, params, headers = self._prepare(request)
         limiter = self._limiter(request.source)
         failure = Failure.NETWORK
@@ -218,7 +234,7 @@ class RegistryClient:
             await limiter.acquire()
             try:
                 self.sent[request.source] += 1
-                reply = await self._http.get(url, params=tuple(params), headers=headers)
+                reply = await client.get(url, params=tuple(params), headers=headers)
             except httpx.TransportError as exc:  # timeouts, refused connections, broken streams
                 logger.info(
                     "%s: %s (attempt %d)", request.source.value, type(exc).__name__, attempt + 1
