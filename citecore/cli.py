@@ -18,7 +18,7 @@ from typing import Any
 from citecore import __version__
 from citecore.errors import CitecheckError
 
-SUBCOMMANDS = ("check", "filter")
+SUBCOMMANDS = ("check", "filter", "verify")
 _REPORT_FORMATS = ("table", "markdown", "json")
 _SUFFIX_FORMATS = {".json": "json", ".md": "markdown"}
 
@@ -57,6 +57,19 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
     check.add_argument("-q", "--quiet", action="store_true", default=None)
 
+    verify = commands.add_parser("verify", help="check bibliography entries against registries")
+    verify.add_argument("inputs", nargs="*", type=Path, metavar="REFS.bib|.json|.yaml")
+    for flag in ("--doi", "--title", "--author", "--year", "--venue"):
+        verify.add_argument(flag, default="", help="one reference given on the command line")
+    verify.add_argument("-f", "--format", choices=(*_REPORT_FORMATS, "bibtex"))
+    verify.add_argument("-o", "--output", type=Path, metavar="FILE")
+    verify.add_argument("--only", choices=["issues"], help="leave out information-level rows")
+    verify.add_argument("--offline", action="store_true", default=None)
+    verify.add_argument("--refresh", action="store_true", default=None)
+    verify.add_argument("--cache", type=Path, metavar="PATH")
+    verify.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
+    verify.add_argument("-q", "--quiet", action="store_true", default=None)
+
     run_as_filter = commands.add_parser("filter", help="run as a pandoc JSON filter")
     run_as_filter.add_argument("output_format", nargs="?", default="html")
     run_as_filter.add_argument(
@@ -68,16 +81,16 @@ def _parser() -> argparse.ArgumentParser:
 def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
     """The options given on the command line (absent flags give nothing)."""
     layer: dict[str, Any] = {
-        "bibliography": args.bib or None,
-        "strict": args.strict,
-        "fail_on": args.fail_on,
+        "bibliography": getattr(args, "bib", None) or None,
+        "strict": getattr(args, "strict", None),
+        "fail_on": getattr(args, "fail_on", None),
         "offline": args.offline,
         "cache": args.cache,
         "quiet": args.quiet,
         "only_issues": True if args.only == "issues" else None,
-        "format": args.format,
+        "format": args.format if args.format != "bibtex" else None,
         "refresh": args.refresh,
-        "verify": args.verify,
+        "verify": getattr(args, "verify", None),
         "email": args.email,
     }
     return {k: v for k, v in layer.items() if v is not None}
@@ -123,6 +136,65 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if failing else 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    from citecore.options import ReportFormat, build_options, environment_layer
+    from citecore.policy import failing_findings
+    from citecore.report import render_report, write_atomically
+    from citecore.report.bibtex import annotate_bibtex
+    from citecore.verify.standalone import single_reference, verify_files, verify_one
+
+    options = build_options({"strict": True}, environment_layer(), _cli_layer(args))
+    one = (args.doi, args.title, args.author, args.year, args.venue)
+    if args.inputs and any(one):
+        raise CitecheckError("give bibliography files or --doi/--title/…, not both")
+    if not args.inputs and not any(one):
+        raise CitecheckError("nothing to verify: give a bibliography file or --doi/--title")
+    for path in args.inputs:
+        if path.suffix.lower() not in (".bib", ".bibtex", ".biblatex", ".json", ".yaml", ".yml"):
+            raise CitecheckError(
+                f"{path}: plain-text and PDF reference lists are not read yet; "
+                "give a .bib, CSL JSON or CSL YAML file"
+            )
+        if not path.is_file():
+            raise CitecheckError(f"{path}: no such bibliography")
+    run = (
+        verify_files(args.inputs, options)
+        if args.inputs
+        else verify_one(single_reference(*one), options)
+    )
+    if args.format == "bibtex":
+        if len(args.inputs) != 1 or args.inputs[0].suffix.lower() not in (".bib", ".bibtex"):
+            raise CitecheckError("-f bibtex needs exactly one .bib file")
+        source = args.inputs[0]
+        raw = source.read_bytes()
+        encoding = "utf-8" if _decodes(raw, "utf-8") else "latin-1"
+        text = annotate_bibtex(raw.decode(encoding), run.result.references)
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            args.output.write_bytes(text.encode(encoding))
+    else:
+        fmt = ReportFormat(args.format) if args.format else ReportFormat.TABLE
+        report = render_report(run.result, fmt, options.only_issues)
+        if args.output is None:
+            sys.stdout.write(report)
+        else:
+            write_atomically(args.output, report)
+    if run.rate_limited:
+        return 4
+    if run.unreachable:
+        return 6
+    return 1 if failing_findings(run.result.findings, options) else 0
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _filter(args: argparse.Namespace) -> int:
     from citecore.pandoc_filter import run_stdio
 
@@ -152,6 +224,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "filter":
             return _filter(args)
+        if args.command == "verify":
+            return _verify(args)
         return _check(args)
     except CitecheckError as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)

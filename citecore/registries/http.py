@@ -132,6 +132,7 @@ class RegistryClient:
         self.settings = settings or ClientSettings.from_environment()
         self.cache = cache
         self.sent: Counter[Source] = Counter()
+        self.failures: Counter[Failure] = Counter()
         self._clock = clock
         self._sleep = sleep
         self._transport = transport
@@ -260,6 +261,7 @@ class RegistryClient:
                 limiter.release()
             if attempt + 1 < self.settings.max_attempts:
                 await self._sleep(delay)
+        self.failures[failure] += 1
         return RegistryResponse(request, Status.FAILED, failure=failure)
 
     def _backoff(self, attempt: int) -> float:

@@ -48,6 +48,8 @@ class RegistryVerifier:
         self.cache_path = cache_path
         self.transport = transport
         self.requests_sent = 0
+        self.rate_limited = False
+        self.unreachable = False
         self.cache: Cache | None = None
 
     def verify(self, references: Sequence[Reference]) -> Mapping[str, ReferenceResult]:
@@ -75,12 +77,16 @@ class RegistryVerifier:
 
     async def _verify_all(self, references: Sequence[Reference]) -> list[ReferenceResult]:
         # The HTTP stack is imported only when something must really be asked.
-        from citecore.registries.http import RegistryClient
+        from citecore.registries.http import Failure, RegistryClient
         from citecore.verify.resolve import verify_reference
 
         async with RegistryClient(self.settings, self.cache, self.transport) as client:
             results = await asyncio.gather(*(verify_reference(r, client) for r in references))
             self.requests_sent += sum(client.sent.values())
+            self.rate_limited |= client.failures[Failure.RATE_LIMITED] > 0
+            self.unreachable |= (
+                client.failures[Failure.NETWORK] + client.failures[Failure.SERVER] > 0
+            )
         for reference, result in zip(references, results, strict=True):
             self._store(reference, result)
         return list(results)

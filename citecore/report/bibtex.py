@@ -1,0 +1,52 @@
+"""The input .bib with each entry's verdict added as fields, and nothing else changed.
+
+The fields go on their own lines right after the entry's key (`@article{key,`), so that no
+existing byte moves: `cite_check` (the verdict), `cite_check_differs` (the fields that differ),
+`cite_check_doi` (the DOI of the record found) and `cite_check_oa` (an open-access copy). The
+input's line endings are used; fields from an earlier run are replaced, not repeated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from citecore.model import ReferenceResult
+
+_ENTRY_START = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s]+)\s*,")
+_ADDED = re.compile(r"\r?\n[ \t]*cite_check(?:_differs|_doi|_oa)? = \{[^{}\r\n]*\},")
+
+
+def _fields(result: ReferenceResult) -> list[tuple[str, str]]:
+    fields = [("cite_check", result.verdict.value)]
+    if result.mismatches:
+        fields.append(("cite_check_differs", ", ".join(m.field for m in result.mismatches)))
+    if result.match is not None and result.match.doi:
+        fields.append(("cite_check_doi", result.match.doi))
+    prefix = "open-access copy: "
+    open_access = next((n[len(prefix) :] for n in result.notes if n.startswith(prefix)), "")
+    if open_access:
+        fields.append(("cite_check_oa", open_access))
+    return fields
+
+
+def remove_verdict_fields(text: str) -> str:
+    """`text` without the fields an earlier run added (the original bytes)."""
+    return _ADDED.sub("", text)
+
+
+def annotate_bibtex(text: str, results: Mapping[str, ReferenceResult]) -> str:
+    """`text` with verdict fields added after the key of every entry that has a result."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    text = remove_verdict_fields(text)
+    pieces: list[str] = []
+    position = 0
+    for match in _ENTRY_START.finditer(text):
+        result = results.get(match.group(2))
+        if result is None or match.group(1).lower() in ("string", "preamble", "comment"):
+            continue
+        pieces.append(text[position : match.end()])
+        pieces.extend(f"{newline}  {name} = {{{value}}}," for name, value in _fields(result))
+        position = match.end()
+    pieces.append(text[position:])
+    return "".join(pieces)

@@ -1,0 +1,92 @@
+"""`citecheck verify`: registry verification of bibliography files, without a document."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from citecore.api import registry_verifier
+from citecore.bib.loader import load_bibliographies
+from citecore.checks import reference_findings, verdict_findings
+from citecore.model import (
+    Bibliography,
+    CheckResult,
+    Reference,
+    ReferenceResult,
+    ReferenceVerdict,
+    SourceLocation,
+)
+from citecore.options import Options
+from citecore.verify.registry import RegistryVerifier
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyRun:
+    """The result of verifying bibliographies, and whether registries failed us."""
+
+    result: CheckResult
+    rate_limited: bool
+    unreachable: bool
+
+
+def single_reference(
+    doi: str = "", title: str = "", author: str = "", year: str = "", venue: str = ""
+) -> Reference:
+    """A reference given on the command line (`--doi`, `--title`, …)."""
+    from citecore.bib.names import parse_bibtex_names
+    from citecore.identifiers import arxiv_from_doi, normalize_doi
+
+    normalized = normalize_doi(doi)
+    return Reference(
+        key="reference",
+        entry_type="misc",
+        location=SourceLocation("<command line>"),
+        title=title,
+        authors=parse_bibtex_names(author) if author else (),
+        year=int(year) if year.isdigit() else None,
+        year_text=year,
+        venue=venue,
+        doi=normalized,
+        arxiv_id=arxiv_from_doi(normalized),
+    )
+
+
+def verify_bibliography(
+    bibliography: Bibliography, options: Options, documents: Sequence[str] = ()
+) -> VerifyRun:
+    """Verify every parsed entry of `bibliography`; unparsed entries keep their verdict."""
+    verifier = registry_verifier(options)
+    references = list(bibliography.references.values())
+    verified = verifier.verify(references) if verifier is not None else {}
+    results: dict[str, ReferenceResult] = {
+        key: verified.get(key, ReferenceResult(key, ReferenceVerdict.UNCHECKED))
+        for key in bibliography.references
+    }
+    for entry in bibliography.unparsed:
+        if entry.key:
+            results.setdefault(
+                entry.key,
+                ReferenceResult(entry.key, ReferenceVerdict.UNPARSED, notes=(entry.reason,)),
+            )
+    findings = reference_findings(bibliography, options.today) + verdict_findings(
+        verified, bibliography
+    )
+    result = CheckResult(tuple(documents), bibliography, (), results, tuple(findings))
+    registry = verifier if isinstance(verifier, RegistryVerifier) else None
+    return VerifyRun(
+        result,
+        rate_limited=bool(registry and registry.rate_limited),
+        unreachable=bool(registry and registry.unreachable),
+    )
+
+
+def verify_files(paths: Sequence[Path], options: Options) -> VerifyRun:
+    """Verify the entries of bibliography files (.bib, CSL JSON, CSL YAML)."""
+    return verify_bibliography(load_bibliographies(paths), options)
+
+
+def verify_one(reference: Reference, options: Options) -> VerifyRun:
+    """Verify one reference given on the command line."""
+    bibliography = Bibliography(("<command line>",), {reference.key: reference})
+    return verify_bibliography(bibliography, options)

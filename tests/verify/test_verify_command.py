@@ -1,0 +1,122 @@
+"""`citecheck verify` end to end against the loopback emulator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citecore.cli import main
+from citecore.registries import arxiv, crossref, doi_org
+from citecore.report.bibtex import annotate_bibtex, remove_verdict_fields
+from tests.emulator import RegistryEmulator, Reply, fixture
+
+BIB = (
+    "% a comment that must survive\r\n"
+    "@article{sankar2014,\r\n"
+    "  title = {Automated quantitative histology reveals vascular morphodynamics during\r\n"
+    "           {Arabidopsis} hypocotyl secondary growth},\r\n"
+    "  author = {Sankar, Martial and Nieminen, Kaisa and Ragni, Laura},\r\n"
+    "  journal = {eLife}, year = {2014}, doi = {10.7554/eLife.01567}\r\n"
+    "}\r\n"
+    "@book{unknown1999, title = {A Book Nobody Indexed}, author = {Doe, Jane}, year = 1999}\r\n"
+)
+
+
+@pytest.fixture
+def online(emulator: RegistryEmulator, monkeypatch: pytest.MonkeyPatch) -> RegistryEmulator:
+    """Registry verification pointed at the emulator instead of the (closed) internet."""
+    monkeypatch.delenv("CITECHECK_OFFLINE")
+    for name, value in emulator.environment().items():
+        monkeypatch.setenv(name, value)
+    emulator.serve(
+        doi_org.agency_request("10.7554/elife.01567"), fixture("doi_org/ra_10.53731.json")
+    )
+    emulator.serve(
+        crossref.work_request("10.7554/elife.01567"),
+        fixture("crossref/works_10.7554_elife.01567.json"),
+    )
+    return emulator
+
+
+def serve_no_hits(emulator: RegistryEmulator) -> None:
+    title = "A Book Nobody Indexed"
+    emulator.serve(
+        crossref.search_request(title, "Doe"),
+        fixture("crossref/works_search_query.title_no_results.json"),
+    )
+    emulator.serve(
+        arxiv.search_request(title), fixture("arxiv/query_id_list_0000.0000_no_results.xml")
+    )
+
+
+def test_bibtex_output_adds_fields_and_changes_nothing_else(
+    online: RegistryEmulator, tmp_path: Path
+) -> None:
+    serve_no_hits(online)
+    bib = tmp_path / "refs.bib"
+    bib.write_bytes(BIB.encode("utf-8"))
+    out = tmp_path / "checked.bib"
+    assert main(["verify", str(bib), "-f", "bibtex", "-o", str(out)]) == 1  # not_found fails
+    text = out.read_bytes().decode("utf-8")
+    assert "@article{sankar2014,\r\n  cite_check = {verified},\r\n" in text
+    assert "  cite_check_doi = {10.7554/elife.01567},\r\n" in text
+    assert "@book{unknown1999,\r\n  cite_check = {not_found}," in text
+    assert remove_verdict_fields(text) == BIB
+    # A second run replaces the fields instead of repeating them.
+    again = annotate_bibtex(text, {})
+    assert again == BIB
+
+
+def test_json_report_of_a_bibliography(online: RegistryEmulator, tmp_path: Path) -> None:
+    serve_no_hits(online)
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB)
+    out = tmp_path / "report.json"
+    main(["verify", str(bib), "-o", str(out), "-f", "json"])
+    verdicts = {r["key"]: r["verdict"] for r in json.loads(out.read_text())["references"]}
+    assert verdicts == {"sankar2014": "verified", "unknown1999": "not_found"}
+
+
+def test_one_reference_from_the_command_line(
+    online: RegistryEmulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "verify",
+            "--doi",
+            "https://doi.org/10.7554/eLife.01567",
+            "--title",
+            "Automated quantitative histology reveals vascular morphodynamics during "
+            "Arabidopsis hypocotyl secondary growth",
+            "--author",
+            "Sankar, Martial",
+            "-f",
+            "json",
+        ]
+    )
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["references"][0]["verdict"] == "verified"
+
+
+def test_outage_exit_codes(online: RegistryEmulator, tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@book{unknown1999, title = {A Book Nobody Indexed}, author = {Doe, Jane}}\n")
+    title = "A Book Nobody Indexed"
+    online.routes.clear()
+    online.serve(crossref.search_request(title, "Doe"), Reply(429, "", {"Retry-After": "0"}))
+    online.serve(arxiv.search_request(title), Reply(503, "down"))
+    assert main(["verify", str(bib), "-f", "json", "-o", str(tmp_path / "r.json")]) == 4
+    verdict = json.loads((tmp_path / "r.json").read_text())["references"][0]
+    assert verdict["verdict"] == "error" and "coverage_incomplete" in verdict["flags"]
+
+
+def test_plain_text_lists_are_refused_clearly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    refs = tmp_path / "refs.txt"
+    refs.write_text("1. Doe J. A book. 1999.\n")
+    assert main(["verify", str(refs)]) == 2
+    assert "not read yet" in capsys.readouterr().err
