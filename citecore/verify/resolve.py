@@ -11,7 +11,7 @@ stopping at an exact title match. `not_found` needs every consulted source to ha
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citecore.identifiers import arxiv_from_doi
 from citecore.model import (
@@ -22,7 +22,16 @@ from citecore.model import (
     ReferenceResult,
     ReferenceVerdict,
 )
-from citecore.registries import arxiv, crossref, datacite, doi_org
+from citecore.registries import (
+    arxiv,
+    crossref,
+    datacite,
+    doi_org,
+    europepmc,
+    pubmed,
+    semantic_scholar,
+    unpaywall,
+)
 from citecore.registries.http import Failure, RegistryClient, RegistryResponse, Status
 from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest
@@ -68,7 +77,21 @@ def to_match(record: WorkRecord) -> Match:
     )
 
 
+# Prefixes whose agency is known without asking doi.org (DataCite repositories).
+_DATACITE_PREFIXES = ("10.48550/", "10.5281/", "10.6084/", "10.5061/", "10.1594/", "10.4230/")
+
+
 async def _resolve_doi(doi: str, fetch: Fetch, trail: _Trail) -> None:
+    """The record of a DOI from its agency. Most DOIs are Crossref's, so Crossref is asked
+    first and doi.org only when Crossref does not know the DOI (is it DataCite's, another
+    agency's, or nobody's?): one request for most references instead of two."""
+    if doi.startswith(_DATACITE_PREFIXES):
+        await _from_agency(doi, doi_org.Agency.DATACITE, fetch, trail)
+        return
+    if await _from_agency(doi, doi_org.Agency.CROSSREF, fetch, trail, quiet_absence=True):
+        return
+    if trail.failures:
+        return
     response = await fetch(doi_org.agency_request(doi))
     if not trail.saw(response):
         return
@@ -79,24 +102,50 @@ async def _resolve_doi(doi: str, fetch: Fetch, trail: _Trail) -> None:
     )
     if agency is doi_org.Agency.NONE:
         trail.mismatches.append(FieldMismatch("doi", doi, "", "this DOI does not exist"))
-        return
-    if agency is doi_org.Agency.OTHER:
+    elif agency is doi_org.Agency.OTHER:
         trail.notes.append(f"DOI {doi} is registered with an agency whose metadata is not read")
-        return
+    elif agency is doi_org.Agency.DATACITE:
+        await _from_agency(doi, agency, fetch, trail)
+    else:
+        trail.notes.append(f"DOI {doi} is registered with Crossref, which has no metadata for it")
+
+
+async def _from_agency(
+    doi: str, agency: doi_org.Agency, fetch: Fetch, trail: _Trail, quiet_absence: bool = False
+) -> bool:
+    """Fetch a DOI's record from its agency into the trail; True when a record was found."""
     if agency is doi_org.Agency.CROSSREF:
         request, parse = crossref.work_request(doi), crossref.parse_work
     else:
         request, parse = datacite.work_request(doi), datacite.parse_work
     answer = await fetch(request)
     if not trail.saw(answer):
-        return
+        return False
     if answer.status is Status.ABSENT:
-        trail.notes.append(f"DOI {doi} is registered but {agency.value} has no metadata for it")
-        return
+        if not quiet_absence:
+            trail.notes.append(f"DOI {doi} is not in {agency.value}")
+        return False
     try:
         trail.records.append(parse(answer.body))
     except (ValueError, KeyError, TypeError, IndexError):
         trail.failures.append(Failure.SERVER)
+        return False
+    return True
+
+
+async def _resolve_pmid(pmid: str, fetch: Fetch, trail: _Trail) -> None:
+    response = await fetch(pubmed.summary_request(pmid))
+    if not trail.saw(response):
+        return
+    try:
+        records = pubmed.parse_summary(response.body) if response.status is Status.OK else []
+    except (ValueError, KeyError, TypeError):
+        trail.failures.append(Failure.SERVER)
+        return
+    if not records:
+        trail.mismatches.append(FieldMismatch("pmid", pmid, "", "this PMID does not exist"))
+        return
+    trail.records.append(records[0])
 
 
 async def _resolve_arxiv(arxiv_id: str, fetch: Fetch, trail: _Trail) -> None:
@@ -112,13 +161,21 @@ async def _resolve_arxiv(arxiv_id: str, fetch: Fetch, trail: _Trail) -> None:
     trail.records.append(records[0])
 
 
-async def _search(reference: Reference, fetch: Fetch, trail: _Trail) -> list[WorkRecord]:
-    """Title search in order, stopping at the first source with an exact title match."""
+async def _search(
+    reference: Reference, fetch: Fetch, trail: _Trail, use_semantic_scholar: bool = False
+) -> list[WorkRecord]:
+    """Title search in order (Crossref, Europe PMC, arXiv, then Semantic Scholar when a key is
+    set), stopping at the first source with an exact title match."""
     first_author = reference.authors[0].family if reference.authors else ""
-    searches = (
+    searches: list[tuple[RegistryRequest, Callable[[str], list[WorkRecord]]]] = [
         (crossref.search_request(reference.title, first_author), crossref.parse_search),
+        (europepmc.search_request(reference.title), europepmc.parse_search),
         (arxiv.search_request(reference.title), arxiv.parse_feed),
-    )
+    ]
+    if use_semantic_scholar:
+        searches.append(
+            (semantic_scholar.match_request(reference.title), semantic_scholar.parse_match)
+        )
     found: list[WorkRecord] = []
     for request, parse in searches:
         response = await fetch(request)
@@ -154,11 +211,34 @@ def _outage(trail: _Trail) -> ReferenceVerdict:
 
 
 async def verify_reference(reference: Reference, client: RegistryClient) -> ReferenceResult:
-    """The verdict for one parsed reference."""
+    """The verdict for one parsed reference, with an open-access copy from Unpaywall when a
+    contact email is set and no arXiv copy is known."""
+    result = await _verdict(reference, client)
+    doi = result.match.doi if result.match else ""
+    if client.settings.email and doi and ReferenceFlag.OA_URL not in result.flags:
+        answer = await client.fetch(unpaywall.oa_request(doi))
+        url = unpaywall.parse_oa_url(answer.body) if answer.status is Status.OK else ""
+        if url:
+            return replace(
+                result,
+                flags=result.flags | {ReferenceFlag.OA_URL},
+                notes=(*result.notes, f"open-access copy: {url}"),
+            )
+    return result
+
+
+async def _verdict(reference: Reference, client: RegistryClient) -> ReferenceResult:
     trail = _Trail()
     fetch = client.fetch
+    use_s2 = "S2_API_KEY" in client.settings.api_keys
+
+    async def search() -> list[WorkRecord]:
+        return await _search(reference, fetch, trail, use_s2) if reference.title else []
+
     if reference.doi:
         await _resolve_doi(reference.doi.lower(), fetch, trail)
+    if reference.pmid:
+        await _resolve_pmid(reference.pmid, fetch, trail)
     # An arXiv id that only restates an arXiv DOI was resolved through DataCite already.
     if reference.arxiv_id and reference.arxiv_id.lower() != arxiv_from_doi(reference.doi).lower():
         await _resolve_arxiv(reference.arxiv_id, fetch, trail)
@@ -179,18 +259,16 @@ async def verify_reference(reference: Reference, client: RegistryClient) -> Refe
     if judged:
         record, comparison = min(judged, key=lambda rc: len(rc[1].mismatches))
         trail.mismatches.extend(comparison.mismatches)
-        suggested = await _suggestion(reference, fetch, trail, record) if reference.title else None
+        suggested = await _suggestion(reference, search, record) if reference.title else None
         return _result(reference, ReferenceVerdict.MISMATCH, record, trail, comparison, suggested)
     if trail.mismatches:  # an identifier that does not exist, nothing else resolved
-        found = await _search(reference, fetch, trail) if reference.title else []
-        best = _best(reference, found)
+        best = _best(reference, await search())
         return _result(reference, ReferenceVerdict.MISMATCH, None, trail, None, best)
     if not reference.title:
         verdict = _outage(trail) if trail.failures else ReferenceVerdict.UNVERIFIABLE
         trail.notes.append("no title to search for")
         return _result(reference, verdict, None, trail, None)
-    found = await _search(reference, fetch, trail)
-    best = _best(reference, found)
+    best = _best(reference, await search())
     if best is not None:
         comparison = compare(reference, best)
         verdict = ReferenceVerdict.MISMATCH if comparison.mismatches else ReferenceVerdict.VERIFIED
@@ -220,13 +298,12 @@ def _best(reference: Reference, records: list[WorkRecord]) -> WorkRecord | None:
 
 
 async def _suggestion(
-    reference: Reference, fetch: Fetch, trail: _Trail, resolved: WorkRecord
+    reference: Reference, search: Callable[[], Awaitable[list[WorkRecord]]], resolved: WorkRecord
 ) -> WorkRecord | None:
     """When an identifier names another work, the record the cited title really belongs to."""
     if compare_titles(reference.title, resolved.title).same:
         return None
-    found = await _search(reference, fetch, trail)
-    best = _best(reference, found)
+    best = _best(reference, await search())
     return best if best is not None and compare_titles(reference.title, best.title).same else None
 
 

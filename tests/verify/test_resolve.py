@@ -10,16 +10,16 @@ import pytest
 import citecore.verify.registry as registry_module
 from citecore.bib.bibtex import parse_bibtex
 from citecore.model import Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict
-from citecore.registries import arxiv, crossref, datacite, doi_org
+from citecore.registries import arxiv, crossref, datacite, doi_org, europepmc
 from citecore.registries.record import Source
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, Reply, fixture, recorded
 
 FAST = {source: SourcePolicy(50.0, 4) for source in Source}
-CROSSREF_AGENCY = "doi_org/ra_10.53731.json"  # a real doi.org answer naming Crossref
 NO_HITS_CROSSREF = "crossref/works_search_query.title_no_results.json"
 NO_HITS_ARXIV = "arxiv/query_id_list_0000.0000_no_results.xml"
+NO_HITS_EUROPEPMC = "europepmc/search_no_results.json"
 
 
 def reference(bib: str) -> Reference:
@@ -38,6 +38,7 @@ def verify(
 def no_hits(emulator: RegistryEmulator, ref: Reference) -> None:
     first = ref.authors[0].family if ref.authors else ""
     emulator.serve(crossref.search_request(ref.title, first), fixture(NO_HITS_CROSSREF))
+    emulator.serve(europepmc.search_request(ref.title), fixture(NO_HITS_EUROPEPMC))
     emulator.serve(arxiv.search_request(ref.title), fixture(NO_HITS_ARXIV))
 
 
@@ -50,7 +51,6 @@ ELIFE = (
 
 
 def serve_elife(emulator: RegistryEmulator) -> None:
-    emulator.serve(doi_org.agency_request("10.7554/elife.01567"), fixture(CROSSREF_AGENCY))
     emulator.serve(
         crossref.work_request("10.7554/elife.01567"),
         fixture("crossref/works_10.7554_elife.01567.json"),
@@ -62,11 +62,15 @@ def test_doi_verified_through_its_agency(emulator: RegistryEmulator) -> None:
     result = verify(emulator, reference(ELIFE))
     assert result.verdict is ReferenceVerdict.VERIFIED
     assert result.match is not None and result.match.doi == "10.7554/elife.01567"
-    assert result.sources == ("doi", "crossref")
+    assert result.sources == ("crossref",)  # Crossref knew it: doi.org was not needed
 
 
 def test_a_doi_that_does_not_exist_is_a_mismatch(emulator: RegistryEmulator) -> None:
     ref = reference("@article{k, title = {A paper}, author = {Doe, J.}, doi = {10.99999/nope}}")
+    emulator.serve(
+        crossref.work_request("10.99999/nope"),
+        fixture("crossref/works_404_10.1371_notarealdoi.txt"),
+    )
     emulator.serve(
         doi_org.agency_request("10.99999/nope"), fixture("doi_org/ra_10.99999_does_not_exist.json")
     )
@@ -91,7 +95,8 @@ def test_arxiv_doi_through_datacite(emulator: RegistryEmulator) -> None:
     )
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.VERIFIED
-    assert result.sources == ("doi", "datacite")  # the id inside the DOI is not asked again
+    assert result.sources == ("datacite",)  # a known DataCite prefix; the arXiv id inside the
+    # DOI is not asked again
 
 
 def test_arxiv_id_verified_with_open_access_copy(emulator: RegistryEmulator) -> None:
@@ -130,7 +135,7 @@ def test_not_found_only_when_every_source_answered(emulator: RegistryEmulator) -
     no_hits(emulator, ref)
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.NOT_FOUND
-    assert result.sources == ("crossref", "arxiv")
+    assert result.sources == ("crossref", "europepmc", "arxiv")
     assert "not confirmed" in result.notes[-1] and "fabricated" not in result.notes[-1]
 
 
@@ -139,6 +144,7 @@ def test_an_outage_is_an_error_never_not_found(emulator: RegistryEmulator) -> No
     emulator.serve(
         crossref.search_request(ref.title, "Doe"),
         fixture("crossref/journals_works_facet_504_gateway_timeout.html"),
+        emulator.serve(europepmc.search_request(ref.title), fixture(NO_HITS_EUROPEPMC)),
     )
     emulator.serve(arxiv.search_request(ref.title), fixture(NO_HITS_ARXIV))
     result = verify(emulator, ref)
@@ -176,7 +182,6 @@ def test_retraction_is_reported_whatever_the_verdict(emulator: RegistryEmulator)
             "source": "publisher",
         }
     ]
-    emulator.serve(doi_org.agency_request("10.7554/elife.01567"), fixture(CROSSREF_AGENCY))
     emulator.serve(crossref.work_request("10.7554/elife.01567"), Reply(200, json.dumps(body)))
     result = verify(emulator, reference(ELIFE))
     assert result.verdict is ReferenceVerdict.VERIFIED
@@ -185,7 +190,6 @@ def test_retraction_is_reported_whatever_the_verdict(emulator: RegistryEmulator)
 
 def test_truncated_json_is_an_error(emulator: RegistryEmulator) -> None:
     body = recorded("crossref/works_10.7554_elife.01567.json").read_text()[:500]
-    emulator.serve(doi_org.agency_request("10.7554/elife.01567"), fixture(CROSSREF_AGENCY))
     emulator.serve(crossref.work_request("10.7554/elife.01567"), Reply(200, body))
     ref = reference(ELIFE)
     no_hits(emulator, ref)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citecore.cli import main
-from citecore.registries import arxiv, crossref, doi_org
+from citecore.registries import arxiv, crossref, europepmc
 from citecore.report.bibtex import annotate_bibtex, remove_verdict_fields
 from tests.emulator import RegistryEmulator, Reply, fixture
 
@@ -31,9 +31,6 @@ def online(emulator: RegistryEmulator, monkeypatch: pytest.MonkeyPatch) -> Regis
     for name, value in emulator.environment().items():
         monkeypatch.setenv(name, value)
     emulator.serve(
-        doi_org.agency_request("10.7554/elife.01567"), fixture("doi_org/ra_10.53731.json")
-    )
-    emulator.serve(
         crossref.work_request("10.7554/elife.01567"),
         fixture("crossref/works_10.7554_elife.01567.json"),
     )
@@ -42,6 +39,7 @@ def online(emulator: RegistryEmulator, monkeypatch: pytest.MonkeyPatch) -> Regis
 
 def serve_no_hits(emulator: RegistryEmulator) -> None:
     title = "A Book Nobody Indexed"
+    emulator.serve(europepmc.search_request(title), fixture("europepmc/search_no_results.json"))
     emulator.serve(
         crossref.search_request(title, "Doe"),
         fixture("crossref/works_search_query.title_no_results.json"),
@@ -107,6 +105,7 @@ def test_outage_exit_codes(online: RegistryEmulator, tmp_path: Path) -> None:
     title = "A Book Nobody Indexed"
     online.routes.clear()
     online.serve(crossref.search_request(title, "Doe"), Reply(429, "", {"Retry-After": "0"}))
+    online.serve(europepmc.search_request(title), Reply(503, "down"))
     online.serve(arxiv.search_request(title), Reply(503, "down"))
     assert main(["verify", str(bib), "-f", "json", "-o", str(tmp_path / "r.json")]) == 4
     verdict = json.loads((tmp_path / "r.json").read_text())["references"][0]

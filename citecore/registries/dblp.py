@@ -1,0 +1,60 @@
+"""DBLP publication search (`/search/publ/api`), for computer science titles; optional."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from citecore.model import Person
+from citecore.registries.record import Source, WorkRecord
+from citecore.registries.request import RegistryRequest
+
+
+def search_request(title: str, rows: int = 5) -> RegistryRequest:
+    """Publications matching the title's words."""
+    words = " ".join(re.sub(r"[^\w\s-]", " ", title).split())
+    return RegistryRequest(
+        Source.DBLP, "/search/publ/api", (("q", words), ("format", "json"), ("h", str(rows)))
+    )
+
+
+def _authors(info: dict[str, Any]) -> tuple[Person, ...]:
+    authors = (info.get("authors") or {}).get("author") or []
+    if isinstance(authors, dict):
+        authors = [authors]
+    people = []
+    for author in authors:
+        name = author.get("text", "") if isinstance(author, dict) else str(author)
+        name = re.sub(r"\s+\d{4}$", "", " ".join(name.split()))  # DBLP's homonym suffix
+        given, _, family = name.rpartition(" ")
+        people.append(Person(family=family or name, given=given))
+    return tuple(people)
+
+
+def parse_hits(hits: list[dict[str, Any]]) -> list[WorkRecord]:
+    """Records from DBLP `hit` objects."""
+    records = []
+    for hit in hits:
+        info = hit.get("info") or {}
+        year = str(info.get("year", ""))
+        records.append(
+            WorkRecord(
+                source=Source.DBLP,
+                title=" ".join(str(info.get("title", "")).split()).rstrip("."),
+                authors=_authors(info),
+                year=int(year) if year.isdigit() else None,
+                venue=str(info.get("venue", "")),
+                doi=str(info.get("doi", "")).lower(),
+                url=str(info.get("ee", "") or info.get("url", "")),
+                work_type=str(info.get("type", "")),
+                is_preprint=info.get("venue") == "CoRR",
+            )
+        )
+    return records
+
+
+def parse_search(body: str) -> list[WorkRecord]:
+    """A search answer (the full envelope)."""
+    hits = ((json.loads(body).get("result") or {}).get("hits") or {}).get("hit") or []
+    return parse_hits(hits)

@@ -1,0 +1,63 @@
+"""Europe PMC REST search (`/europepmc/webservices/rest/search`), by title.
+
+Europe PMC asks for at most 2 requests per second and `Retry-After` to be obeyed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from citecore.model import Person
+from citecore.registries.record import Source, WorkRecord
+from citecore.registries.request import RegistryRequest
+
+_SEARCH = "/europepmc/webservices/rest/search"
+
+
+def search_request(title: str, rows: int = 5) -> RegistryRequest:
+    """Works whose title matches the cited title as a phrase."""
+    words = " ".join(re.sub(r'["\\]', " ", title).split())
+    return RegistryRequest(
+        Source.EUROPEPMC,
+        _SEARCH,
+        (
+            ("query", f'TITLE:"{words}"'),
+            ("format", "json"),
+            ("resultType", "core"),
+            ("pageSize", str(rows)),
+        ),
+    )
+
+
+def _authors(item: dict[str, Any]) -> tuple[Person, ...]:
+    people = []
+    for author in (item.get("authorList") or {}).get("author", []):
+        if author.get("lastName"):
+            people.append(Person(author["lastName"], author.get("firstName", "")))
+        elif author.get("collectiveName"):
+            people.append(Person(author["collectiveName"], is_organization=True))
+    return tuple(people)
+
+
+def parse_search(body: str) -> list[WorkRecord]:
+    """The results of a search answer."""
+    records = []
+    for item in (json.loads(body).get("resultList") or {}).get("result", []):
+        year = str(item.get("pubYear", ""))
+        journal = ((item.get("journalInfo") or {}).get("journal") or {}).get("title", "")
+        records.append(
+            WorkRecord(
+                source=Source.EUROPEPMC,
+                title=" ".join(str(item.get("title", "")).split()).rstrip("."),
+                authors=_authors(item),
+                year=int(year) if year.isdigit() else None,
+                venue=str(journal or item.get("journalTitle", "")),
+                doi=str(item.get("doi", "")).lower(),
+                pmid=str(item.get("pmid", "")),
+                work_type=str(item.get("pubType", "")),
+                is_preprint=item.get("source") == "PPR",
+            )
+        )
+    return records

@@ -1,0 +1,44 @@
+"""OpenAlex works by DOI (cheap, no key needed) — the source of `is_retracted`.
+
+OpenAlex asks for at most 10 requests per second; title search needs `OPENALEX_API_KEY`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from citecore.model import Person
+from citecore.registries.record import Source, Update, WorkRecord
+from citecore.registries.request import RegistryRequest, quote_doi
+
+
+def work_request(doi: str) -> RegistryRequest:
+    """The OpenAlex work of one DOI."""
+    return RegistryRequest(Source.OPENALEX, f"/works/doi:{quote_doi(doi)}")
+
+
+def _person(authorship: dict[str, Any]) -> Person:
+    name = " ".join(str((authorship.get("author") or {}).get("display_name", "")).split())
+    given, _, family = name.rpartition(" ")
+    return Person(family=family or name, given=given)
+
+
+def parse_work(body: str) -> WorkRecord:
+    """A work answer."""
+    item = json.loads(body)
+    source = (item.get("primary_location") or {}).get("source") or {}
+    doi = str(item.get("doi") or "").lower().removeprefix("https://doi.org/")
+    open_access = (item.get("open_access") or {}).get("oa_url") or ""
+    return WorkRecord(
+        source=Source.OPENALEX,
+        title=" ".join(str(item.get("title") or item.get("display_name") or "").split()),
+        authors=tuple(_person(a) for a in item.get("authorships", [])),
+        year=item.get("publication_year"),
+        venue=str(source.get("display_name") or ""),
+        doi=doi,
+        url=str(open_access),
+        work_type=str(item.get("type", "")),
+        is_preprint=item.get("type") == "preprint",
+        updates=frozenset({Update.RETRACTION}) if item.get("is_retracted") else frozenset(),
+    )

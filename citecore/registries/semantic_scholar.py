@@ -1,0 +1,49 @@
+"""Semantic Scholar Graph API `/paper/search/match`: the best title match (needs `S2_API_KEY`
+to be used routinely; without a key only as a last resort, at 1 request per second)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from citecore.identifiers import normalize_arxiv
+from citecore.model import Person
+from citecore.registries.record import Source, WorkRecord
+from citecore.registries.request import RegistryRequest
+
+_FIELDS = "title,authors,year,venue,externalIds,publicationTypes"
+
+
+def match_request(title: str) -> RegistryRequest:
+    """The paper whose title best matches."""
+    return RegistryRequest(
+        Source.SEMANTICSCHOLAR,
+        "/graph/v1/paper/search/match",
+        (("query", title), ("fields", _FIELDS)),
+    )
+
+
+def _person(author: dict[str, Any]) -> Person:
+    name = " ".join(str(author.get("name", "")).split())
+    given, _, family = name.rpartition(" ")
+    return Person(family=family or name, given=given)
+
+
+def parse_match(body: str) -> list[WorkRecord]:
+    """The matched paper, or none ("Title match not found" answers 404, handled upstream)."""
+    records = []
+    for item in json.loads(body).get("data") or []:
+        ids = item.get("externalIds") or {}
+        records.append(
+            WorkRecord(
+                source=Source.SEMANTICSCHOLAR,
+                title=" ".join(str(item.get("title", "")).split()),
+                authors=tuple(_person(a) for a in item.get("authors") or []),
+                year=item.get("year"),
+                venue=str(item.get("venue") or ""),
+                doi=str(ids.get("DOI", "")).lower(),
+                arxiv_id=normalize_arxiv(str(ids.get("ArXiv", ""))),
+                pmid=str(ids.get("PubMed", "")),
+            )
+        )
+    return records
