@@ -144,8 +144,8 @@ def test_an_outage_is_an_error_never_not_found(emulator: RegistryEmulator) -> No
     emulator.serve(
         crossref.search_request(ref.title, "Doe"),
         fixture("crossref/journals_works_facet_504_gateway_timeout.html"),
-        emulator.serve(europepmc.search_request(ref.title), fixture(NO_HITS_EUROPEPMC)),
     )
+    emulator.serve(europepmc.search_request(ref.title), fixture(NO_HITS_EUROPEPMC))
     emulator.serve(arxiv.search_request(ref.title), fixture(NO_HITS_ARXIV))
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.ERROR
