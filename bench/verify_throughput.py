@@ -80,6 +80,8 @@ def serve(emulator: RegistryEmulator, references: list[Reference], latency: floa
                 ARXIV_FEED.replace("1605.08386", reference.arxiv_id)
                 .replace("Heat-bath random walks with Markov bases", reference.title)
                 .replace("2016-05-26", "2014-05-26")
+                .replace("Caprice Stanley", "Martial Sankar")
+                .replace("Tobias Windisch", "Laura Ragni")
             )
             emulator.serve(arxiv.id_request(reference.arxiv_id), Reply(200, feed, delay=latency))
         elif reference.pmid:
