@@ -69,6 +69,12 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--cache", type=Path, metavar="PATH")
     verify.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
     verify.add_argument("-q", "--quiet", action="store_true", default=None)
+    verify.add_argument(
+        "--resume",
+        type=Path,
+        metavar="FILE",
+        help="save verdicts to FILE as they come; rerun to continue",
+    )
 
     run_as_filter = commands.add_parser("filter", help="run as a pandoc JSON filter")
     run_as_filter.add_argument("output_format", nargs="?", default="html")
@@ -112,7 +118,8 @@ def _check(args: argparse.Namespace) -> int:
     options = build_options(
         {"strict": True}, environment_layer(), project_layer(document.parent), _cli_layer(args)
     )
-    check = check_markdown_file(document, options, registry_verifier(options))
+    verifier = registry_verifier(options)
+    check = check_markdown_file(document, options, verifier)
     result = check.result
     failing = failing_findings(result.findings, options)
     report_format = options.report_format
@@ -133,7 +140,19 @@ def _check(args: argparse.Namespace) -> int:
     else:
         fmt = ReportFormat(args.format) if args.format else ReportFormat.TABLE
         sys.stdout.write(render_report(result, fmt, options.only_issues))
-    return 1 if failing else 0
+    return _outage_exit_code(verifier) or (1 if failing else 0)
+
+
+def _outage_exit_code(verifier: object) -> int:
+    """4 when a registry kept rate-limiting, 6 when one could not be reached, else 0."""
+    from citecore.verify.registry import RegistryVerifier
+
+    if isinstance(verifier, RegistryVerifier):
+        if verifier.rate_limited:
+            return 4
+        if verifier.unreachable:
+            return 6
+    return 0
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -158,7 +177,7 @@ def _verify(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise CitecheckError(f"{path}: no such bibliography")
     run = (
-        verify_files(args.inputs, options)
+        verify_files(args.inputs, options, args.resume)
         if args.inputs
         else verify_one(single_reference(*one), options)
     )

@@ -206,6 +206,7 @@ def _flags(records: list[WorkRecord], trail: _Trail) -> frozenset[ReferenceFlag]
 def _outage(trail: _Trail) -> ReferenceVerdict:
     """An unanswered reference: offline misses are unverifiable, anything else an error."""
     if trail.failures and all(f is Failure.OFFLINE for f in trail.failures):
+        trail.notes.append("offline, and no registry answer is cached")
         return ReferenceVerdict.UNVERIFIABLE
     return ReferenceVerdict.ERROR
 

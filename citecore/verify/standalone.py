@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +18,8 @@ from citecore.model import (
     SourceLocation,
 )
 from citecore.options import Options
+from citecore.verify import Verifier
+from citecore.verify.progress import load_progress, references_digest, save_progress
 from citecore.verify.registry import RegistryVerifier
 
 
@@ -52,13 +54,38 @@ def single_reference(
     )
 
 
+_BATCH = 25
+
+
+def _verify_resumable(
+    verifier: Verifier, references: list[Reference], progress: Path
+) -> dict[str, ReferenceResult]:
+    """Verify in batches, saving after each, skipping what an earlier run already judged."""
+    digest = references_digest(references)
+    results = load_progress(progress, digest)
+    pending = [r for r in references if r.key not in results]
+    for start in range(0, len(pending), _BATCH):
+        results.update(verifier.verify(pending[start : start + _BATCH]))
+        save_progress(progress, digest, results)
+    return results
+
+
 def verify_bibliography(
-    bibliography: Bibliography, options: Options, documents: Sequence[str] = ()
+    bibliography: Bibliography,
+    options: Options,
+    documents: Sequence[str] = (),
+    progress: Path | None = None,
 ) -> VerifyRun:
-    """Verify every parsed entry of `bibliography`; unparsed entries keep their verdict."""
+    """Verify every parsed entry of `bibliography`; unparsed entries keep their verdict. With
+    `progress`, verdicts are saved as they come and an interrupted run resumes."""
     verifier = registry_verifier(options)
     references = list(bibliography.references.values())
-    verified = verifier.verify(references) if verifier is not None else {}
+    if verifier is None:
+        verified: Mapping[str, ReferenceResult] = {}
+    elif progress is not None:
+        verified = _verify_resumable(verifier, references, progress)
+    else:
+        verified = verifier.verify(references)
     results: dict[str, ReferenceResult] = {
         key: verified.get(key, ReferenceResult(key, ReferenceVerdict.UNCHECKED))
         for key in bibliography.references
@@ -81,9 +108,11 @@ def verify_bibliography(
     )
 
 
-def verify_files(paths: Sequence[Path], options: Options) -> VerifyRun:
+def verify_files(
+    paths: Sequence[Path], options: Options, progress: Path | None = None
+) -> VerifyRun:
     """Verify the entries of bibliography files (.bib, CSL JSON, CSL YAML)."""
-    return verify_bibliography(load_bibliographies(paths), options)
+    return verify_bibliography(load_bibliographies(paths), options, progress=progress)
 
 
 def verify_one(reference: Reference, options: Options) -> VerifyRun:

@@ -119,3 +119,40 @@ def test_plain_text_lists_are_refused_clearly(
     refs.write_text("1. Doe J. A book. 1999.\n")
     assert main(["verify", str(refs)]) == 2
     assert "not read yet" in capsys.readouterr().err
+
+
+def test_resume_skips_done_entries_and_retries_outages(
+    online: RegistryEmulator, tmp_path: Path
+) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB)
+    progress = tmp_path / "progress.json"
+    title = "A Book Nobody Indexed"
+    online.serve(crossref.search_request(title, "Doe"), Reply(503, "down"))
+    online.serve(europepmc.search_request(title), fixture("europepmc/search_no_results.json"))
+    online.serve(
+        arxiv.search_request(title), fixture("arxiv/query_id_list_0000.0000_no_results.xml")
+    )
+    assert main(["verify", str(bib), "--resume", str(progress), "-f", "json", "-q"]) == 6
+    saved = json.loads(progress.read_text())
+    assert set(saved["results"]) == {"sankar2014"}  # the outage is not kept
+    asked_before = online.requests()
+    serve_no_hits(online)  # the registry is back
+    out = tmp_path / "r.json"
+    assert main(["verify", str(bib), "--resume", str(progress), "-f", "json", "-o", str(out)]) == 1
+    verdicts = {r["key"]: r["verdict"] for r in json.loads(out.read_text())["references"]}
+    assert verdicts == {"sankar2014": "verified", "unknown1999": "not_found"}
+    new_paths = {key for _, key in online.log[asked_before:]}
+    assert not any("elife" in key for key in new_paths)  # sankar2014 was not asked again
+
+
+def test_resume_refuses_a_file_it_did_not_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB)
+    foreign = tmp_path / "notes.json"
+    foreign.write_text('{"my": "notes"}')
+    assert main(["verify", str(bib), "--resume", str(foreign)]) == 2
+    assert "refusing" in capsys.readouterr().err
+    assert foreign.read_text() == '{"my": "notes"}'
