@@ -58,7 +58,13 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", default=None)
 
     verify = commands.add_parser("verify", help="check bibliography entries against registries")
-    verify.add_argument("inputs", nargs="*", type=Path, metavar="REFS.bib|.json|.yaml")
+    verify.add_argument(
+        "inputs",
+        nargs="*",
+        type=Path,
+        metavar="REFS",
+        help=".bib, CSL .json/.yaml, .txt/.md list, .pdf",
+    )
     for flag in ("--doi", "--title", "--author", "--year", "--venue"):
         verify.add_argument(flag, default="", help="one reference given on the command line")
     verify.add_argument("-f", "--format", choices=(*_REPORT_FORMATS, "bibtex"))
@@ -169,13 +175,8 @@ def _verify(args: argparse.Namespace) -> int:
     if not args.inputs and not any(one):
         raise CitecheckError("nothing to verify: give a bibliography file or --doi/--title")
     for path in args.inputs:
-        if path.suffix.lower() not in (".bib", ".bibtex", ".biblatex", ".json", ".yaml", ".yml"):
-            raise CitecheckError(
-                f"{path}: plain-text and PDF reference lists are not read yet; "
-                "give a .bib, CSL JSON or CSL YAML file"
-            )
         if not path.is_file():
-            raise CitecheckError(f"{path}: no such bibliography")
+            raise CitecheckError(f"{path}: no such file")
     run = (
         verify_files(args.inputs, options, args.resume)
         if args.inputs

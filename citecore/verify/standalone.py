@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from citecore.api import registry_verifier
 from citecore.bib.loader import load_bibliographies
 from citecore.checks import reference_findings, verdict_findings
+from citecore.extract.reflist import (
+    reference_section,
+    references_from_pdf,
+    references_from_text,
+)
 from citecore.model import (
     Bibliography,
     CheckResult,
@@ -108,11 +113,39 @@ def verify_bibliography(
     )
 
 
+_LIST_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
+
+
+def _listed_references(path: Path) -> list[Reference]:
+    if path.suffix.lower() == ".pdf":
+        return references_from_pdf(path)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    section, offset = reference_section(text)
+    return references_from_text(section, str(path), offset)
+
+
+def load_inputs(paths: Sequence[Path]) -> Bibliography:
+    """Bibliography files, plain-text reference lists and PDFs, merged in order."""
+    files = [p for p in paths if p.suffix.lower() not in _LIST_SUFFIXES | {".pdf"}]
+    bibliography = load_bibliographies(files)
+    references = dict(bibliography.references)
+    sources = list(bibliography.sources)
+    for path in paths:
+        if path.suffix.lower() in _LIST_SUFFIXES | {".pdf"}:
+            sources.append(str(path))
+            stem = path.stem
+            for reference in _listed_references(path):
+                keyed = replace(reference, key=f"{stem}:{reference.key}")
+                references[keyed.key] = keyed
+    return replace(bibliography, sources=tuple(sources), references=references)
+
+
 def verify_files(
     paths: Sequence[Path], options: Options, progress: Path | None = None
 ) -> VerifyRun:
-    """Verify the entries of bibliography files (.bib, CSL JSON, CSL YAML)."""
-    return verify_bibliography(load_bibliographies(paths), options, progress=progress)
+    """Verify bibliography files (.bib, CSL JSON, CSL YAML), plain-text reference lists and the
+    reference section of PDFs."""
+    return verify_bibliography(load_inputs(paths), options, progress=progress)
 
 
 def verify_one(reference: Reference, options: Options) -> VerifyRun:

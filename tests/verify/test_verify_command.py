@@ -112,13 +112,15 @@ def test_outage_exit_codes(online: RegistryEmulator, tmp_path: Path) -> None:
     assert verdict["verdict"] == "error" and "coverage_incomplete" in verdict["flags"]
 
 
-def test_plain_text_lists_are_refused_clearly(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_plain_text_list_is_verified(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     refs = tmp_path / "refs.txt"
-    refs.write_text("1. Doe J. A book. 1999.\n")
-    assert main(["verify", str(refs)]) == 2
-    assert "not read yet" in capsys.readouterr().err
+    refs.write_text("References\n\n1. Doe J. A book nobody indexed. 1999.\n2. Roe R. Two. 2001.\n")
+    assert main(["verify", str(refs), "-f", "json"]) == 0  # offline: unverifiable, not failing
+    report = json.loads(capsys.readouterr().out)
+    assert [(r["key"], r["line"], r["verdict"]) for r in report["references"]] == [
+        ("refs:ref1", 3, "unverifiable"),
+        ("refs:ref2", 4, "unverifiable"),
+    ]
 
 
 def test_resume_skips_done_entries_and_retries_outages(

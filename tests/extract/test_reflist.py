@@ -1,0 +1,72 @@
+"""Plain-text reference lists and the reference sections of real PDFs."""
+
+from __future__ import annotations
+
+import pytest
+
+from citecore.extract.reflist import references_from_pdf, references_from_text, split_references
+from tests.paths import CORPUS
+
+LIST = """References
+
+[1] A. Vaswani, N. Shazeer, N. Parmar, et al. Attention is all you need. In Advances in Neural
+Information Processing Systems 30, pages 5998–6008, 2017. arXiv:1706.03762.
+[2] LeCun, Y., Bengio, Y., & Hinton, G. (2015). Deep learning. Nature, 521(7553), 436–444.
+https://doi.org/10.1038/nature14539
+[3] Smith J, Doe A. “A quoted title of some length here.” J Tests. 2019;3:1-2.
+[4] Not a reference, it has no year or identifier
+"""
+
+
+def test_numbered_list_fields() -> None:
+    refs = references_from_text(LIST, "refs.txt")
+    summary = [
+        (r.key, r.location.line, r.title, r.authors[0].family, r.year, r.doi, r.arxiv_id)
+        for r in refs
+    ]
+    assert summary == [
+        ("ref1", 3, "Attention is all you need", "Vaswani", 2017, "", "1706.03762"),
+        ("ref2", 5, "Deep learning", "LeCun", 2015, "10.1038/nature14539", ""),
+        ("ref3", 7, "A quoted title of some length here", "Smith", 2019, "", ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("- Doe J. A title here. 2001.\n- Roe R. Another title. 2002.\n", 2),
+        ("Doe J. A title here. 2001.\n\nRoe R. Another\ntitle. 2002.\n\nNo year here.\n", 2),
+        ("1. Doe J. One. 2001.\n2. Roe R. Two. 10.1000/xyz\n", 2),
+    ],
+)
+def test_list_forms(text: str, count: int) -> None:
+    assert len(split_references(text)) == count
+
+
+@pytest.mark.parametrize(
+    ("pdf", "at_least", "expected"),
+    [
+        (
+            "vaswani2017-attention-is-all-you-need-arXiv1706.03762v5.pdf",
+            35,
+            ("Layer normalization", "Ba", 2016),
+        ),
+        (
+            "he2016-deep-residual-learning-arXiv1512.03385.pdf",
+            45,
+            ("Learning long-term dependencies with gradient descent is difficult", "Bengio", 1994),
+        ),
+        (
+            "goodfellow2014-generative-adversarial-nets-arXiv1406.2661v1.pdf",
+            25,
+            ("Theano: new features and speed improvements", "Bastien", 2012),
+        ),
+    ],
+)
+def test_reference_sections_of_real_pdfs(
+    pdf: str, at_least: int, expected: tuple[str, str, int]
+) -> None:
+    refs = references_from_pdf(CORPUS / "pdfs" / pdf)
+    assert len(refs) >= at_least
+    first = refs[0]
+    assert (first.title, first.authors[0].family, first.year) == expected
