@@ -163,7 +163,8 @@ def registry_verifier(options: Options) -> Verifier | None:
     overrides: dict[str, object] = {"offline": options.offline, "refresh": options.refresh}
     if options.email:
         overrides["email"] = options.email
-    return RegistryVerifier(ClientSettings.from_environment(**overrides), options.cache)
+    settings = ClientSettings.from_environment(**overrides)
+    return RegistryVerifier(settings, options.cache, snapshot_path=options.snapshot)
 
 
 def check_markdown_file(

@@ -18,7 +18,7 @@ from typing import Any
 from citecore import __version__
 from citecore.errors import CitecheckError
 
-SUBCOMMANDS = ("check", "filter", "verify")
+SUBCOMMANDS = ("check", "filter", "verify", "snapshot")
 _REPORT_FORMATS = ("table", "markdown", "json")
 _SUFFIX_FORMATS = {".json": "json", ".md": "markdown"}
 
@@ -82,6 +82,21 @@ def _parser() -> argparse.ArgumentParser:
         help="save verdicts to FILE as they come; rerun to continue",
     )
 
+    for sub in (check, verify):
+        sub.add_argument(
+            "--snapshot",
+            type=Path,
+            metavar="FILE",
+            help="a local snapshot of registry records, asked first",
+        )
+    snapshot = commands.add_parser("snapshot", help="local snapshots of registry records")
+    snapshot_commands = snapshot.add_subparsers(dest="snapshot_command", required=True)
+    build = snapshot_commands.add_parser(
+        "build", help="import Crossref/OpenAlex/normalized JSON-lines into a snapshot"
+    )
+    build.add_argument("dumps", nargs="+", type=Path, metavar="DUMP.jsonl")
+    build.add_argument("-o", "--output", type=Path, required=True, metavar="SNAPSHOT")
+
     run_as_filter = commands.add_parser("filter", help="run as a pandoc JSON filter")
     run_as_filter.add_argument("output_format", nargs="?", default="html")
     run_as_filter.add_argument(
@@ -104,6 +119,7 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         "refresh": args.refresh,
         "verify": getattr(args, "verify", None),
         "email": args.email,
+        "snapshot": args.snapshot,
     }
     return {k: v for k, v in layer.items() if v is not None}
 
@@ -207,6 +223,17 @@ def _verify(args: argparse.Namespace) -> int:
     return 1 if failing_findings(run.result.findings, options) else 0
 
 
+def _snapshot(args: argparse.Namespace) -> int:
+    from citecore.registries.snapshot import build_snapshot
+
+    for dump in args.dumps:
+        if not dump.is_file():
+            raise CitecheckError(f"{dump}: no such file")
+    imported, skipped = build_snapshot(args.dumps, args.output)
+    print(f"{args.output}: {imported} records imported, {skipped} lines skipped", file=sys.stderr)
+    return 0
+
+
 def _decodes(data: bytes, encoding: str) -> bool:
     try:
         data.decode(encoding)
@@ -246,6 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _filter(args)
         if args.command == "verify":
             return _verify(args)
+        if args.command == "snapshot":
+            return _snapshot(args)
         return _check(args)
     except CitecheckError as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)

@@ -43,6 +43,7 @@ OPTION_NAMES = (
     "verify",
     "email",
     "refresh",
+    "snapshot",
 )
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
@@ -67,6 +68,7 @@ class Options:
     verify: bool = True
     email: str = ""
     refresh: bool = False
+    snapshot: Path | None = None
     today: dt.date = field(default_factory=dt.date.today)
 
 
@@ -164,5 +166,6 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         verify=_as_bool("verify", merged.get("verify", True)),
         email=str(merged.get("email", "")),
         refresh=_as_bool("refresh", merged.get("refresh", False)),
+        snapshot=Path(str(merged["snapshot"])) if merged.get("snapshot") else None,
         today=today or dt.date.today(),
     )

@@ -43,9 +43,11 @@ class RegistryVerifier:
         settings: ClientSettings,
         cache_path: Path | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        snapshot_path: Path | None = None,
     ) -> None:
         self.settings = settings
         self.cache_path = cache_path
+        self.snapshot_path = snapshot_path
         self.transport = transport
         self.requests_sent = 0
         self.rate_limited = False
@@ -78,10 +80,18 @@ class RegistryVerifier:
     async def _verify_all(self, references: Sequence[Reference]) -> list[ReferenceResult]:
         # The HTTP stack is imported only when something must really be asked.
         from citecore.registries.http import Failure, RegistryClient
+        from citecore.registries.snapshot import Snapshot
         from citecore.verify.resolve import verify_reference
 
+        snapshot = Snapshot(self.snapshot_path) if self.snapshot_path else None
         async with RegistryClient(self.settings, self.cache, self.transport) as client:
-            results = await asyncio.gather(*(verify_reference(r, client) for r in references))
+            try:
+                results = await asyncio.gather(
+                    *(verify_reference(r, client, snapshot) for r in references)
+                )
+            finally:
+                if snapshot is not None:
+                    snapshot.close()
             self.requests_sent += sum(client.sent.values())
             self.rate_limited |= client.failures[Failure.RATE_LIMITED] > 0
             self.unreachable |= (

@@ -35,6 +35,7 @@ from citecore.registries import (
 from citecore.registries.http import Failure, RegistryClient, RegistryResponse, Status
 from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest
+from citecore.registries.snapshot import Snapshot
 from citecore.verify.compare import Comparison, compare, compare_titles
 
 _FLAGGED_UPDATES = {Update.RETRACTION, Update.WITHDRAWAL, Update.EXPRESSION_OF_CONCERN}
@@ -50,11 +51,14 @@ class _Trail:
     mismatches: list[FieldMismatch] = field(default_factory=list)
     records: list[WorkRecord] = field(default_factory=list)
 
-    def saw(self, response: RegistryResponse) -> bool:
-        """Record who was asked; True when the registry answered (found or absent)."""
-        name = response.request.source.value
+    def note_source(self, name: str) -> None:
+        """Record that a source was consulted."""
         if name not in self.consulted:
             self.consulted.append(name)
+
+    def saw(self, response: RegistryResponse) -> bool:
+        """Record who was asked; True when the registry answered (found or absent)."""
+        self.note_source(response.request.source.value)
         if response.status is Status.FAILED:
             self.failures.append(response.failure or Failure.NETWORK)
             return False
@@ -211,10 +215,12 @@ def _outage(trail: _Trail) -> ReferenceVerdict:
     return ReferenceVerdict.ERROR
 
 
-async def verify_reference(reference: Reference, client: RegistryClient) -> ReferenceResult:
+async def verify_reference(
+    reference: Reference, client: RegistryClient, snapshot: Snapshot | None = None
+) -> ReferenceResult:
     """The verdict for one parsed reference, with an open-access copy from Unpaywall when a
-    contact email is set and no arXiv copy is known."""
-    result = await _verdict(reference, client)
+    contact email is set and no arXiv copy is known. A snapshot, when given, is asked first."""
+    result = await _verdict(reference, client, snapshot)
     doi = result.match.doi if result.match else ""
     if client.settings.email and doi and ReferenceFlag.OA_URL not in result.flags:
         answer = await client.fetch(unpaywall.oa_request(doi))
@@ -228,20 +234,36 @@ async def verify_reference(reference: Reference, client: RegistryClient) -> Refe
     return result
 
 
-async def _verdict(reference: Reference, client: RegistryClient) -> ReferenceResult:
+async def _verdict(
+    reference: Reference, client: RegistryClient, snapshot: Snapshot | None
+) -> ReferenceResult:
     trail = _Trail()
     fetch = client.fetch
     use_s2 = "S2_API_KEY" in client.settings.api_keys
 
     async def search() -> list[WorkRecord]:
-        return await _search(reference, fetch, trail, use_s2) if reference.title else []
+        if not reference.title:
+            return []
+        if snapshot is not None:
+            local = snapshot.search(reference.title)
+            trail.note_source("snapshot")
+            if any(compare_titles(reference.title, r.title).same for r in local):
+                return local
+        return await _search(reference, fetch, trail, use_s2)
 
-    if reference.doi:
+    local_doi = snapshot.by_doi(reference.doi) if snapshot and reference.doi else []
+    local_arxiv = snapshot.by_arxiv(reference.arxiv_id) if snapshot and reference.arxiv_id else []
+    if local_doi or local_arxiv:
+        trail.note_source("snapshot")
+        trail.records.extend(local_doi[:1] + local_arxiv[:1])
+
+    if reference.doi and not local_doi:
         await _resolve_doi(reference.doi.lower(), fetch, trail)
     if reference.pmid:
         await _resolve_pmid(reference.pmid, fetch, trail)
     # An arXiv id that only restates an arXiv DOI was resolved through DataCite already.
-    if reference.arxiv_id and reference.arxiv_id.lower() != arxiv_from_doi(reference.doi).lower():
+    restated = reference.arxiv_id.lower() == arxiv_from_doi(reference.doi).lower()
+    if reference.arxiv_id and not restated and not local_arxiv:
         await _resolve_arxiv(reference.arxiv_id, fetch, trail)
     judged = [(record, compare(reference, record)) for record in trail.records]
     if len({r.doi or r.arxiv_id for r, _ in judged}) > 1 and not _same_work(judged):
