@@ -60,6 +60,16 @@ def fixture(name: str) -> Reply:
     return Reply(int(meta.get("status", 200)), body_path.read_text(encoding="utf-8"), headers)
 
 
+def dblp_no_hits() -> Reply:
+    """A DBLP search with no hits: the recorded 2019 envelope with its hits taken out (no empty
+    DBLP answer was recorded; this is the documented shape of one)."""
+    envelope = json.loads(
+        (FIXTURES / "dblp/search_publ_q_test_star_full_envelope_2019.json").read_text()
+    )
+    envelope["result"]["hits"] = {"@total": "0", "@computed": "0", "@sent": "0", "@first": "0"}
+    return Reply(200, json.dumps(envelope), {"Content-Type": "application/json"})
+
+
 def _route_key(path: str, params: list[tuple[str, str]]) -> str:
     kept = sorted((k, v) for k, v in params if k not in _IDENTIFICATION)
     return json.dumps([path, kept])

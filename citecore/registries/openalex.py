@@ -6,6 +6,7 @@ OpenAlex asks for at most 10 requests per second; title search needs `OPENALEX_A
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from citecore.model import Person
@@ -24,9 +25,25 @@ def _person(authorship: dict[str, Any]) -> Person:
     return Person(family=family or name, given=given)
 
 
+def search_request(title: str, rows: int = 5) -> RegistryRequest:
+    """Works whose title matches (`filter=title.search:`; needs `OPENALEX_API_KEY`)."""
+    words = " ".join(re.sub(r"[,:|]", " ", title).split())
+    return RegistryRequest(
+        Source.OPENALEX, "/works", (("filter", f"title.search:{words}"), ("per-page", str(rows)))
+    )
+
+
+def parse_search(body: str) -> list[WorkRecord]:
+    """The results of a works list answer."""
+    return [_record(item) for item in json.loads(body).get("results", [])]
+
+
 def parse_work(body: str) -> WorkRecord:
     """A work answer."""
-    item = json.loads(body)
+    return _record(json.loads(body))
+
+
+def _record(item: dict[str, Any]) -> WorkRecord:
     source = (item.get("primary_location") or {}).get("source") or {}
     doi = str(item.get("doi") or "").lower().removeprefix("https://doi.org/")
     open_access = (item.get("open_access") or {}).get("oa_url") or ""

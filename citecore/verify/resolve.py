@@ -26,14 +26,16 @@ from citecore.registries import (
     arxiv,
     crossref,
     datacite,
+    dblp,
     doi_org,
     europepmc,
+    openalex,
     pubmed,
     semantic_scholar,
     unpaywall,
 )
 from citecore.registries.http import Failure, RegistryClient, RegistryResponse, Status
-from citecore.registries.record import Update, WorkRecord
+from citecore.registries.record import Source, Update, WorkRecord
 from citecore.registries.request import RegistryRequest
 from citecore.registries.snapshot import Snapshot
 from citecore.verify.compare import Comparison, compare, compare_titles
@@ -166,23 +168,33 @@ async def _resolve_arxiv(arxiv_id: str, fetch: Fetch, trail: _Trail) -> None:
 
 
 async def _search(
-    reference: Reference, fetch: Fetch, trail: _Trail, use_semantic_scholar: bool = False
+    reference: Reference,
+    fetch: Fetch,
+    trail: _Trail,
+    use_openalex: bool = False,
+    use_semantic_scholar: bool = False,
 ) -> list[WorkRecord]:
-    """Title search in order (Crossref, Europe PMC, arXiv, then Semantic Scholar when a key is
-    set), stopping at the first source with an exact title match."""
+    """Title search in order (Crossref, Europe PMC, arXiv, then OpenAlex and Semantic Scholar
+    when their keys are set, then DBLP), stopping at the first source with an exact title match.
+    DBLP is the last resort and optional: its silence or failure never blocks a verdict."""
     first_author = reference.authors[0].family if reference.authors else ""
     searches: list[tuple[RegistryRequest, Callable[[str], list[WorkRecord]]]] = [
         (crossref.search_request(reference.title, first_author), crossref.parse_search),
         (europepmc.search_request(reference.title), europepmc.parse_search),
         (arxiv.search_request(reference.title), arxiv.parse_feed),
     ]
+    if use_openalex:
+        searches.append((openalex.search_request(reference.title), openalex.parse_search))
     if use_semantic_scholar:
         searches.append(
             (semantic_scholar.match_request(reference.title), semantic_scholar.parse_match)
         )
+    searches.append((dblp.search_request(reference.title), dblp.parse_search))
     found: list[WorkRecord] = []
     for request, parse in searches:
         response = await fetch(request)
+        if request.source is Source.DBLP and response.status is Status.FAILED:
+            continue  # optional: an unreachable DBLP neither blocks nor weakens the verdict
         if not trail.saw(response) or response.status is Status.ABSENT:
             continue
         try:
@@ -239,7 +251,8 @@ async def _verdict(
 ) -> ReferenceResult:
     trail = _Trail()
     fetch = client.fetch
-    use_s2 = "S2_API_KEY" in client.settings.api_keys
+    keys = client.settings.api_keys
+    use_openalex, use_s2 = "OPENALEX_API_KEY" in keys, "S2_API_KEY" in keys
 
     async def search() -> list[WorkRecord]:
         if not reference.title:
@@ -249,7 +262,7 @@ async def _verdict(
             trail.note_source("snapshot")
             if any(compare_titles(reference.title, r.title).same for r in local):
                 return local
-        return await _search(reference, fetch, trail, use_s2)
+        return await _search(reference, fetch, trail, use_openalex, use_s2)
 
     local_doi = snapshot.by_doi(reference.doi) if snapshot and reference.doi else []
     local_arxiv = snapshot.by_arxiv(reference.arxiv_id) if snapshot and reference.arxiv_id else []
@@ -344,13 +357,12 @@ def _result(
         flags.add(ReferenceFlag.SUGGESTED)
     notes = list(trail.notes) + (list(comparison.notes) if comparison else [])
     notes += [f"open-access copy: {r.url}" for r in records if r.arxiv_id and r.url][:1]
-    if (
-        record is not None
-        and verdict is ReferenceVerdict.VERIFIED
-        and record.related_dois
-        and (record.is_preprint)
-    ):
-        notes.append("a published version exists: " + ", ".join(record.related_dois))
+    if record is not None and verdict is ReferenceVerdict.VERIFIED and record.is_preprint:
+        # A cited preprint whose published version exists is verified, with a note.
+        arxiv_journal_doi = (record.doi,) if record.source is Source.ARXIV and record.doi else ()
+        published = record.related_dois or arxiv_journal_doi
+        if published:
+            notes.append("a published version exists: " + ", ".join(published))
     return ReferenceResult(
         key=reference.key,
         verdict=verdict,

@@ -57,6 +57,12 @@ def test_openalex_work() -> None:
     assert openalex.parse_work(json.dumps(retracted)).updates == frozenset({Update.RETRACTION})
 
 
+def test_openalex_title_search() -> None:
+    (record,) = openalex.parse_search(read("openalex/works_filter_title.search_paperqa.json"))
+    assert record.title.startswith("PaperQA: Retrieval-Augmented Generative Agent")
+    assert record.doi == "10.48550/arxiv.2312.07559" and record.year == 2023
+
+
 def test_semantic_scholar_match() -> None:
     (record,) = semantic_scholar.parse_match(
         read("semantic_scholar/paper_search_match_copper_thin_film_full_fields.json")

@@ -10,11 +10,11 @@ import pytest
 import citecore.verify.registry as registry_module
 from citecore.bib.bibtex import parse_bibtex
 from citecore.model import Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict
-from citecore.registries import arxiv, crossref, datacite, doi_org, europepmc
+from citecore.registries import arxiv, crossref, datacite, dblp, doi_org, europepmc
 from citecore.registries.record import Source
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.verify.registry import RegistryVerifier
-from tests.emulator import RegistryEmulator, Reply, fixture, recorded
+from tests.emulator import RegistryEmulator, Reply, dblp_no_hits, fixture, recorded
 
 FAST = {source: SourcePolicy(50.0, 4) for source in Source}
 NO_HITS_CROSSREF = "crossref/works_search_query.title_no_results.json"
@@ -40,6 +40,7 @@ def no_hits(emulator: RegistryEmulator, ref: Reference) -> None:
     emulator.serve(crossref.search_request(ref.title, first), fixture(NO_HITS_CROSSREF))
     emulator.serve(europepmc.search_request(ref.title), fixture(NO_HITS_EUROPEPMC))
     emulator.serve(arxiv.search_request(ref.title), fixture(NO_HITS_ARXIV))
+    emulator.serve(dblp.search_request(ref.title), dblp_no_hits())
 
 
 ELIFE = (
@@ -135,7 +136,7 @@ def test_not_found_only_when_every_source_answered(emulator: RegistryEmulator) -
     no_hits(emulator, ref)
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.NOT_FOUND
-    assert result.sources == ("crossref", "europepmc", "arxiv")
+    assert result.sources == ("crossref", "europepmc", "arxiv", "dblp")
     assert "not confirmed" in result.notes[-1] and "fabricated" not in result.notes[-1]
 
 
@@ -147,6 +148,7 @@ def test_an_outage_is_an_error_never_not_found(emulator: RegistryEmulator) -> No
     )
     emulator.serve(europepmc.search_request(ref.title), fixture(NO_HITS_EUROPEPMC))
     emulator.serve(arxiv.search_request(ref.title), fixture(NO_HITS_ARXIV))
+    emulator.serve(dblp.search_request(ref.title), dblp_no_hits())
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.ERROR
     assert ReferenceFlag.COVERAGE_INCOMPLETE in result.flags
@@ -212,3 +214,12 @@ def test_verdict_cache_and_logic_version(
     assert emulator.requests() == sent  # re-judged, but from cached responses
     assert verify(emulator, ref, cache, refresh=True).verdict is ReferenceVerdict.VERIFIED
     assert emulator.requests() > sent
+
+
+def test_an_unreachable_dblp_does_not_block_not_found(emulator: RegistryEmulator) -> None:
+    ref = reference("@book{k, title = {A Book Nobody Indexed}, author = {Doe, Jane}, year = 1999}")
+    no_hits(emulator, ref)
+    emulator.serve(dblp.search_request(ref.title), Reply(503, "down"))
+    result = verify(emulator, ref)
+    assert result.verdict is ReferenceVerdict.NOT_FOUND
+    assert result.sources == ("crossref", "europepmc", "arxiv")

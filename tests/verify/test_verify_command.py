@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from citecore.cli import main
-from citecore.registries import arxiv, crossref, europepmc
+from citecore.registries import arxiv, crossref, dblp, europepmc
 from citecore.report.bibtex import annotate_bibtex, remove_verdict_fields
-from tests.emulator import RegistryEmulator, Reply, fixture
+from tests.emulator import RegistryEmulator, Reply, dblp_no_hits, fixture
 
 BIB = (
     "% a comment that must survive\r\n"
@@ -47,6 +47,7 @@ def serve_no_hits(emulator: RegistryEmulator) -> None:
     emulator.serve(
         arxiv.search_request(title), fixture("arxiv/query_id_list_0000.0000_no_results.xml")
     )
+    emulator.serve(dblp.search_request(title), dblp_no_hits())
 
 
 def test_bibtex_output_adds_fields_and_changes_nothing_else(
@@ -107,6 +108,7 @@ def test_outage_exit_codes(online: RegistryEmulator, tmp_path: Path) -> None:
     online.serve(crossref.search_request(title, "Doe"), Reply(429, "", {"Retry-After": "0"}))
     online.serve(europepmc.search_request(title), Reply(503, "down"))
     online.serve(arxiv.search_request(title), Reply(503, "down"))
+    online.serve(dblp.search_request(title), Reply(503, "down"))
     assert main(["verify", str(bib), "-f", "json", "-o", str(tmp_path / "r.json")]) == 4
     verdict = json.loads((tmp_path / "r.json").read_text())["references"][0]
     assert verdict["verdict"] == "error" and "coverage_incomplete" in verdict["flags"]
@@ -135,6 +137,7 @@ def test_resume_skips_done_entries_and_retries_outages(
     online.serve(
         arxiv.search_request(title), fixture("arxiv/query_id_list_0000.0000_no_results.xml")
     )
+    online.serve(dblp.search_request(title), dblp_no_hits())
     assert main(["verify", str(bib), "--resume", str(progress), "-f", "json", "-q"]) == 6
     saved = json.loads(progress.read_text())
     assert set(saved["results"]) == {"sankar2014"}  # the outage is not kept
