@@ -223,3 +223,20 @@ def test_an_unreachable_dblp_does_not_block_not_found(emulator: RegistryEmulator
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.NOT_FOUND
     assert result.sources == ("crossref", "europepmc", "arxiv")
+
+
+def test_a_cited_preprint_with_a_published_version_is_verified_with_a_note(
+    emulator: RegistryEmulator,
+) -> None:
+    ref = reference(
+        "@misc{herger2024, title = {High-throughput screening of human genetic variants by "
+        "pooled prime editing}, author = {Herger, Michael and Kajba, Christina M.}, year = 2024, "
+        "doi = {10.1101/2024.04.01.587366}}"
+    )
+    emulator.serve(
+        crossref.work_request("10.1101/2024.04.01.587366"),
+        fixture("crossref/works_10.1101_2024.04.01.587366.json"),
+    )
+    result = verify(emulator, ref)
+    assert result.verdict is ReferenceVerdict.VERIFIED
+    assert "a published version exists: 10.1016/j.xgen.2025.100814" in result.notes
