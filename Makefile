@@ -30,3 +30,5 @@ test: install install-tex lint
 
 bench: install
 	$(PYTHON) bench/filter_overhead.py
+	$(PYTHON) bench/verify_throughput.py
+	$(PYTHON) bench/hallucination_local.py
