@@ -45,6 +45,12 @@ def parse_bibtex_name(name: str) -> Person:
     )
 
 
+def parse_display_name(name: str) -> Person:
+    """A name written "Given Family" as registries display it ("Ashish Vaswani", "Madeleine van
+    Zuylen"), read by BibTeX's rules so that particles are recognized."""
+    return parse_bibtex_name(" ".join(name.replace("{", "").replace("}", "").split()))
+
+
 def parse_bibtex_names(value: str) -> tuple[Person, ...]:
     """An `author`/`editor` field ("A and B and others") as Persons; "others" is dropped."""
     from bibtexparser.middlewares.names import split_multiple_persons_names

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ElementTree
 
+from citecore.bib.names import parse_display_name
 from citecore.model import Person
 from citecore.registries.record import Source, WorkRecord
 from citecore.registries.request import RegistryRequest
@@ -39,9 +40,7 @@ def search_request(title: str, rows: int = 5) -> RegistryRequest:
 
 
 def _name(author: ElementTree.Element) -> Person:
-    name = " ".join((author.findtext(f"{_ATOM}name") or "").split())
-    given, _, family = name.rpartition(" ")
-    return Person(family=family or name, given=given)
+    return parse_display_name(author.findtext(f"{_ATOM}name") or "")
 
 
 def _entry(entry: ElementTree.Element) -> WorkRecord:

@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+from citecore.bib.names import parse_display_name
 from citecore.model import Person
 from citecore.registries.record import Source, WorkRecord
 from citecore.registries.request import RegistryRequest
@@ -26,9 +27,7 @@ def _authors(info: dict[str, Any]) -> tuple[Person, ...]:
     people = []
     for author in authors:
         name = author.get("text", "") if isinstance(author, dict) else str(author)
-        name = re.sub(r"\s+\d{4}$", "", " ".join(name.split()))  # DBLP's homonym suffix
-        given, _, family = name.rpartition(" ")
-        people.append(Person(family=family or name, given=given))
+        people.append(parse_display_name(re.sub(r"\s+\d{4}$", "", name)))  # DBLP's "0001"
     return tuple(people)
 
 

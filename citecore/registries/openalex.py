@@ -9,6 +9,7 @@ import json
 import re
 from typing import Any
 
+from citecore.bib.names import parse_display_name
 from citecore.model import Person
 from citecore.registries.record import Source, Update, WorkRecord
 from citecore.registries.request import RegistryRequest, quote_doi
@@ -20,9 +21,7 @@ def work_request(doi: str) -> RegistryRequest:
 
 
 def _person(authorship: dict[str, Any]) -> Person:
-    name = " ".join(str((authorship.get("author") or {}).get("display_name", "")).split())
-    given, _, family = name.rpartition(" ")
-    return Person(family=family or name, given=given)
+    return parse_display_name(str((authorship.get("author") or {}).get("display_name", "")))
 
 
 def search_request(title: str, rows: int = 5) -> RegistryRequest:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from citecore.bib.names import parse_display_name
 from citecore.identifiers import normalize_arxiv
 from citecore.model import Person
 from citecore.registries.record import Source, WorkRecord
@@ -24,9 +25,7 @@ def match_request(title: str) -> RegistryRequest:
 
 
 def _person(author: dict[str, Any]) -> Person:
-    name = " ".join(str(author.get("name", "")).split())
-    given, _, family = name.rpartition(" ")
-    return Person(family=family or name, given=given)
+    return parse_display_name(str(author.get("name", "")))
 
 
 def parse_match(body: str) -> list[WorkRecord]:
