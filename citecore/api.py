@@ -160,7 +160,11 @@ def registry_verifier(options: Options) -> Verifier | None:
     from citecore.registries.settings import ClientSettings
     from citecore.verify.registry import RegistryVerifier
 
-    overrides: dict[str, object] = {"offline": options.offline, "refresh": options.refresh}
+    overrides: dict[str, object] = {
+        "offline": options.offline,
+        "refresh": options.refresh,
+        "timeout": options.timeout,
+    }
     if options.email:
         overrides["email"] = options.email
     settings = ClientSettings.from_environment(**overrides)

@@ -120,6 +120,7 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         "verify": getattr(args, "verify", None),
         "email": args.email,
         "snapshot": args.snapshot,
+        "timeout": args.timeout,
     }
     return {k: v for k, v in layer.items() if v is not None}
 

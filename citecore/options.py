@@ -44,6 +44,7 @@ OPTION_NAMES = (
     "email",
     "refresh",
     "snapshot",
+    "timeout",
 )
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
@@ -69,6 +70,7 @@ class Options:
     email: str = ""
     refresh: bool = False
     snapshot: Path | None = None
+    timeout: float = 20.0
     today: dt.date = field(default_factory=dt.date.today)
 
 
@@ -116,6 +118,16 @@ def _as_format(value: Any) -> ReportFormat:
         raise OptionsError(
             f"option format: unknown report format {value!r} (known: {known})"
         ) from exc
+
+
+def _as_seconds(value: Any) -> float:
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError) as exc:
+        raise OptionsError(f"option timeout: expected seconds, got {value!r}") from exc
+    if seconds <= 0:
+        raise OptionsError(f"option timeout: expected a positive number, got {value!r}")
+    return seconds
 
 
 def environment_layer(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -167,5 +179,6 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         email=str(merged.get("email", "")),
         refresh=_as_bool("refresh", merged.get("refresh", False)),
         snapshot=Path(str(merged["snapshot"])) if merged.get("snapshot") else None,
+        timeout=_as_seconds(merged.get("timeout", 20.0)),
         today=today or dt.date.today(),
     )

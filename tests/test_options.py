@@ -46,6 +46,8 @@ def test_project_file(tmp_path: Path) -> None:
         ({"fail-on": ["undefined", "typo"]}, "unknown finding kind 'typo'"),
         ({"format": "pdf"}, "unknown report format"),
         ({"colour": "red"}, "unknown citecheck option 'colour'"),
+        ({"timeout": "soon"}, "expected seconds"),
+        ({"timeout": 0}, "expected a positive number"),
     ],
 )
 def test_bad_values_are_one_clear_error(layer: dict[str, object], message: str) -> None:
