@@ -84,6 +84,12 @@ def _parser() -> argparse.ArgumentParser:
 
     for sub in (check, verify):
         sub.add_argument(
+            "--timeout",
+            type=float,
+            metavar="SECONDS",
+            help="per-request timeout for the registries (default 20)",
+        )
+        sub.add_argument(
             "--snapshot",
             type=Path,
             metavar="FILE",
