@@ -3,7 +3,7 @@
 
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-TEX_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-latex-extra \
+TEX_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-bibtex-extra biber \
 	texlive-fonts-recommended lmodern latexmk poppler-utils
 
 .PHONY: install install-tex demo test lint bench
@@ -13,7 +13,7 @@ install:
 
 install-tex:
 	@if command -v latexmk >/dev/null && command -v pdflatex >/dev/null \
-		&& command -v pdftotext >/dev/null; then echo "TeX Live: already installed"; else \
+		&& command -v pdftotext >/dev/null && command -v biber >/dev/null; then echo "TeX Live: already installed"; else \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install \
 		-y -qq --no-install-recommends $(TEX_PACKAGES) >/dev/null; fi
 

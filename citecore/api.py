@@ -26,6 +26,7 @@ from citecore.model import (
     FindingKind,
     ReferenceResult,
     ReferenceVerdict,
+    SourceLocation,
 )
 from citecore.options import Options
 from citecore.pandoc import read_markdown
@@ -180,3 +181,75 @@ def check_markdown_file(
     return check_document(
         doc, options, sources=(source,), search_dirs=(path.parent,), verifier=verifier
     )
+
+
+def check_latex_file(main: Path, options: Options, verifier: Verifier | None = None) -> CheckResult:
+    """Check a LaTeX project from its main file: its citations (following `\\input` and
+    friends), the bibliographies it names (or `--bib`), and what LaTeX's own `.aux`/`.bcf`
+    recorded, when they exist."""
+    from citecore.extract.latex import extract_latex
+
+    extraction = extract_latex(main)
+    names = [str(p) for p in extraction.bibliographies]
+    paths = [
+        resolve_bibliography(n, (main.parent,)) for n in (list(options.bibliographies) or names)
+    ]
+    with Cache(options.cache) as cache:
+        bibliography = load_bibliographies(list(dict.fromkeys(paths)), cache=cache)
+    citations = tuple(extraction.citations)
+    cited_keys = dict.fromkeys(c.key for c in citations)
+    cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
+    verified = verifier.verify(cited) if verifier is not None else {}
+    findings: list[Finding] = [
+        *reference_findings(bibliography, options.today),
+        *citation_findings(citations, bibliography, extraction.nocite, extraction.nocite_all),
+        *verdict_findings(verified, bibliography, citations),
+        *latex_record_findings(main, set(cited_keys) | set(extraction.nocite)),
+    ]
+    return CheckResult(
+        documents=tuple(str(f) for f in extraction.files),
+        bibliography=bibliography,
+        citations=citations,
+        references=_results(bibliography, verified),
+        findings=tuple(sorted(findings, key=_sort_key)),
+    )
+
+
+def latex_record_findings(main: Path, extracted: set[str]) -> list[Finding]:
+    """Differences between the keys read from the source and those LaTeX recorded in the
+    `.aux` (BibTeX) or `.bcf` (biber) beside the main file. A key only LaTeX saw is a citation
+    citecheck's reader missed, reported as a citecheck bug rather than hidden."""
+    from citecore.extract.aux import aux_keys, bcf_keys
+
+    recorded: set[str] = set()
+    for path, reader in (
+        (main.with_suffix(".aux"), aux_keys),
+        (main.with_suffix(".bcf"), bcf_keys),
+    ):
+        if path.is_file():
+            recorded |= reader(path)
+    if not recorded:
+        return []
+    recorded.discard("*")
+    missed = sorted(recorded - extracted)
+    stale = sorted(extracted - recorded)
+    found = [
+        finding(
+            FindingKind.MISSED_BY_EXTRACTION,
+            "LaTeX cites this key but citecheck's source reader did not find the citation: "
+            "a citecheck bug, please report it with the citing command",
+            key,
+            SourceLocation(str(main.with_suffix(".aux"))),
+        )
+        for key in missed
+    ]
+    found += [
+        finding(
+            FindingKind.NOT_IN_AUX,
+            "cited in the source but not in LaTeX's .aux/.bcf (stale file, or left out by "
+            "\\includeonly); rerun LaTeX",
+            key,
+        )
+        for key in stale
+    ]
+    return found

@@ -48,6 +48,8 @@ SEVERITY: Mapping[FindingKind, Severity] = {
     FindingKind.UNVERIFIABLE: Severity.INFO,
     FindingKind.RETRACTED: Severity.ERROR,
     FindingKind.VERIFY_ERROR: Severity.WARNING,
+    FindingKind.MISSED_BY_EXTRACTION: Severity.WARNING,
+    FindingKind.NOT_IN_AUX: Severity.INFO,
     FindingKind.INTERNAL_ERROR: Severity.WARNING,
 }
 

@@ -18,20 +18,16 @@ from typing import Any
 from citecore import __version__
 from citecore.errors import CitecheckError
 
-SUBCOMMANDS = ("check", "filter", "verify", "snapshot")
+SUBCOMMANDS = ("check", "latex", "filter", "verify", "snapshot")
 _REPORT_FORMATS = ("table", "markdown", "json")
 _SUFFIX_FORMATS = {".json": "json", ".md": "markdown"}
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="citecheck",
-        description="Check the citations of a document: every key defined, every entry sound.",
-    )
-    parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    check = commands.add_parser("check", help="check a Markdown/Quarto/R Markdown document")
+def _document_command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help_text: str
+) -> argparse.ArgumentParser:
+    """A subcommand that checks one document (`check`, `latex`), with the shared flags."""
+    check = commands.add_parser(name, help=help_text)
     check.add_argument("document", type=Path)
     check.add_argument("--bib", "--bibliography", action="append", default=[], metavar="FILE")
     check.add_argument("-f", "--format", choices=_REPORT_FORMATS)
@@ -56,6 +52,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
     check.add_argument("-q", "--quiet", action="store_true", default=None)
+    return check
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="citecheck",
+        description="Check the citations of a document: every key defined, every entry sound.",
+    )
+    parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    check = _document_command(commands, "check", "check a Markdown/Quarto/R Markdown document")
+    latex = _document_command(commands, "latex", "check a LaTeX project from its main file")
 
     verify = commands.add_parser("verify", help="check bibliography entries against registries")
     verify.add_argument(
@@ -82,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
         help="save verdicts to FILE as they come; rerun to continue",
     )
 
-    for sub in (check, verify):
+    for sub in (check, latex, verify):
         sub.add_argument(
             "--timeout",
             type=float,
@@ -133,7 +142,7 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
 
 def _check(args: argparse.Namespace) -> int:
     # The pipeline is imported here, not at the top: the filter's replay path must stay light.
-    from citecore.api import check_markdown_file, registry_verifier
+    from citecore.api import check_latex_file, check_markdown_file, registry_verifier
     from citecore.options import ReportFormat, build_options, environment_layer, project_layer
     from citecore.policy import failing_findings
     from citecore.report import render_report, write_atomically
@@ -148,8 +157,10 @@ def _check(args: argparse.Namespace) -> int:
         {"strict": True}, environment_layer(), project_layer(document.parent), _cli_layer(args)
     )
     verifier = registry_verifier(options)
-    check = check_markdown_file(document, options, verifier)
-    result = check.result
+    if args.command == "latex":
+        result = check_latex_file(document, options, verifier)
+    else:
+        result = check_markdown_file(document, options, verifier).result
     failing = failing_findings(result.findings, options)
     report_format = options.report_format
     if args.output is not None:
@@ -282,6 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _verify(args)
         if args.command == "snapshot":
             return _snapshot(args)
+        # check and latex
         return _check(args)
     except CitecheckError as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)

@@ -103,6 +103,8 @@ class FindingKind(Enum):
     UNVERIFIABLE = "unverifiable"
     RETRACTED = "retracted"
     VERIFY_ERROR = "verify_error"
+    MISSED_BY_EXTRACTION = "missed_by_extraction"
+    NOT_IN_AUX = "not_in_aux"
     INTERNAL_ERROR = "internal_error"
 
 

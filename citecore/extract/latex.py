@@ -1,0 +1,433 @@
+"""Citations from LaTeX sources: natbib and biblatex commands, across `\\input` and friends.
+
+pylatexenc reads each file's structure (so that comments are known as comments) and turns the
+paragraph around a citation into readable text for the claim sentence. The citation commands
+themselves are read by a small argument parser, because biblatex's multicite commands
+(`\\cites(pre)(post)[pre][post]{a}[pre][post]{b}`) take a variable number of arguments that no
+fixed macro specification describes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from citecore.errors import InputError
+from citecore.extract.sentences import sentence_spans
+from citecore.extract.signals import locator_of, signal_of
+from citecore.model import Citation, CitationMode, SourceLocation
+
+_NORMAL = {
+    "cite",
+    "citep",
+    "citealp",
+    "parencite",
+    "autocite",
+    "footcite",
+    "footcitetext",
+    "smartcite",
+    "supercite",
+    "fullcite",
+    "footfullcite",
+    "citenum",
+    "citeurl",
+    "citetitle",
+    "citeonline",
+    "nocite",
+}
+_IN_TEXT = {"citet", "citealt", "textcite", "citeauthor", "citeauthorfull"}
+_SUPPRESS = {"citeyear", "citeyearpar", "citedate"}
+_MULTI = {"cites", "parencites", "textcites", "autocites", "footcites", "smartcites", "supercites"}
+_NOTE_COMMANDS = {"footcite", "footcitetext", "footfullcite", "footcites"}
+_INCLUDES = re.compile(r"\\(input|include|subfile|import|subimport|includefrom|subincludefrom)\b")
+_BIBLIOGRAPHY = re.compile(
+    r"\\(?:bibliography|addbibresource|addglobalbib)\s*(?:\[[^\]]*\])?"
+    r"\s*\{([^}]*)\}"
+)
+_INCLUDEONLY = re.compile(r"\\includeonly\s*\{([^}]*)\}")
+_COMMAND = re.compile(r"\\([A-Za-z]+)(\*?)")
+_CITE_MARK = "\ue000"
+
+
+def _mode(name: str) -> CitationMode | None:
+    base = name[0].lower() + name[1:]
+    if base in _NORMAL or base in {
+        "cites",
+        "parencites",
+        "autocites",
+        "footcites",
+        "smartcites",
+        "supercites",
+    }:
+        return CitationMode.NORMAL
+    if base in _IN_TEXT or base == "textcites":
+        return CitationMode.AUTHOR_IN_TEXT
+    if base in _SUPPRESS:
+        return CitationMode.SUPPRESS_AUTHOR
+    return None
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    """`text` with [start, end) replaced by spaces, newlines kept (so positions stay)."""
+    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+
+
+def mask_ignored(text: str) -> str:
+    """Blank out what LaTeX does not read: comments, `\\iffalse … \\fi`, `comment` and verbatim
+    environments. Positions and line numbers are kept."""
+    from pylatexenc.latexwalker import LatexCommentNode, LatexWalker
+
+    walker = LatexWalker(text, tolerant_parsing=True)
+    nodes, _, _ = walker.get_latex_nodes()
+
+    def comments(found: list[tuple[int, int]], items: list[object] | None) -> None:
+        for node in items or []:
+            if isinstance(node, LatexCommentNode):
+                found.append((node.pos, node.pos + node.len))
+            for attribute in ("nodelist",):
+                comments(found, getattr(node, attribute, None))
+            argd = getattr(node, "nodeargd", None)
+            for argument in getattr(argd, "argnlist", None) or []:
+                if argument is not None:
+                    comments(found, [argument])
+
+    spans: list[tuple[int, int]] = []
+    comments(spans, nodes)
+    for start, end in spans:
+        text = _blank(text, start, end)
+    for pattern in (
+        r"\\iffalse\b.*?\\fi\b",
+        r"\\begin\{comment\}.*?\\end\{comment\}",
+        r"\\begin\{(verbatim\*?|lstlisting|minted)\}.*?\\end\{\1\}",
+        r"\\verb(.).*?\1",
+    ):
+        for match in list(re.finditer(pattern, text, re.DOTALL)):
+            text = _blank(text, match.start(), match.end())
+    return text
+
+
+def _group(text: str, start: int, opening: str, closing: str) -> tuple[str, int] | None:
+    """The balanced group opening at `start` (after white space): its content and end index.
+    Escaped characters are skipped; braces inside `[...]` or `(...)` are kept whole."""
+    index = start
+    while index < len(text) and text[index] in " \t\n":
+        index += 1
+    if index >= len(text) or text[index] != opening:
+        return None
+    depth, position = 0, index
+    while position < len(text):
+        char = text[position]
+        if char == "\\":
+            position += 2
+            continue
+        if char == opening:
+            depth += 1
+        elif char == closing:
+            depth -= 1
+            if depth == 0:
+                return text[index + 1 : position], position + 1
+        elif char == "{" and opening != "{":
+            inner = _group(text, position, "{", "}")
+            if inner is None:
+                return None
+            position = inner[1]
+            continue
+        position += 1
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class CiteCommand:
+    """One citation command as written: its name, keys with their notes, and its span."""
+
+    name: str
+    start: int
+    end: int
+    keys: tuple[tuple[str, str, str], ...]  # (key, prenote, postnote)
+
+
+def _notes(optional: list[str]) -> tuple[str, str]:
+    if len(optional) >= 2:
+        return optional[0].strip(), optional[1].strip()
+    if len(optional) == 1:
+        return "", optional[0].strip()
+    return "", ""
+
+
+def _optionals(text: str, position: int, limit: int) -> tuple[list[str], int]:
+    found: list[str] = []
+    while len(found) < limit:
+        group = _group(text, position, "[", "]")
+        if group is None:
+            break
+        found.append(group[0])
+        position = group[1]
+    return found, position
+
+
+def find_cite_commands(text: str) -> Iterator[CiteCommand]:
+    """Every natbib/biblatex citation command in (masked) LaTeX text, in order."""
+    for match in _COMMAND.finditer(text):
+        name = match.group(1)
+        base = name[0].lower() + name[1:]
+        if _mode(name) is None and base not in _MULTI:
+            continue
+        position = match.end()
+        keys: list[tuple[str, str, str]] = []
+        if base in _MULTI:
+            for _ in range(2):  # global (prenote)(postnote)
+                group = _group(text, position, "(", ")")
+                if group is None:
+                    break
+                position = group[1]
+            while True:
+                optional, after = _optionals(text, position, 2)
+                group = _group(text, after, "{", "}")
+                if group is None:
+                    break
+                pre, post = _notes(optional)
+                keys.extend((k.strip(), pre, post) for k in group[0].split(",") if k.strip())
+                position = group[1]
+        else:
+            optional, after = _optionals(text, position, 2)
+            group = _group(text, after, "{", "}")
+            if group is None:
+                continue
+            pre, post = _notes(optional)
+            keys.extend((k.strip(), pre, post) for k in group[0].split(",") if k.strip())
+            position = group[1]
+        if keys:
+            yield CiteCommand(name + match.group(2), match.start(), position, tuple(keys))
+
+
+@dataclass
+class LatexExtraction:
+    """Everything read from a LaTeX project."""
+
+    citations: list[Citation] = field(default_factory=list)
+    nocite: list[str] = field(default_factory=list)
+    nocite_all: bool = False
+    bibliographies: list[Path] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+
+def _readable(latex: str) -> str:
+    """Plain text of a LaTeX fragment (math and `~` handled), white space collapsed."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    converter = LatexNodes2Text(math_mode="with-delimiters", strict_latex_spaces=False)
+    return " ".join(str(converter.latex_to_text(latex)).split())
+
+
+# Paragraph boundaries: blank lines and sectioning commands (a heading is not part of a claim).
+_BOUNDARY = re.compile(
+    r"\n[ \t]*\n|\\(?:part|chapter|section|subsection|subsubsection|paragraph)\*?"
+    r"(?:\[[^\]]*\])?\{[^{}]*\}"
+)
+
+
+def _paragraph_bounds(text: str, position: int, notes: list[tuple[int, int]]) -> tuple[int, int]:
+    """The paragraph around `position`: a footnote's text when it sits in one."""
+    for start, end in notes:
+        if start < position < end:
+            return start, end
+    before = [m.end() for m in _BOUNDARY.finditer(text, 0, position)]
+    start = before[-1] if before else 0
+    after = _BOUNDARY.search(text, position)
+    return start, after.start() if after else len(text)
+
+
+def _claims(
+    text: str, commands: list[CiteCommand], notes: list[tuple[int, int]]
+) -> dict[int, tuple[str, str]]:
+    """The claim sentence and paragraph (readable text) of every command, by its start; a
+    citation in a footnote gets the footnote's sentence."""
+    results: dict[int, tuple[str, str]] = {}
+    by_paragraph: dict[tuple[int, int], list[CiteCommand]] = {}
+    for command in commands:
+        bounds = _paragraph_bounds(text, command.start, notes)
+        by_paragraph.setdefault(bounds, []).append(command)
+    for (start, end), group in by_paragraph.items():
+        pieces, cursor = [], start
+        for command in group:
+            pieces.append(text[cursor : command.start])
+            pieces.append(_CITE_MARK)
+            cursor = command.end
+        pieces.append(text[cursor:end])
+        readable = _readable("".join(pieces))
+        spans = sentence_spans(readable)
+        marks = [m.start() for m in re.finditer(_CITE_MARK, readable)]
+        paragraph = readable.replace(_CITE_MARK, "[…]")
+        for command, mark in zip(group, marks, strict=False):
+            sentence = next((readable[s:e] for s, e in spans if s <= mark < e), readable)
+            results[command.start] = (
+                " ".join(sentence.replace(_CITE_MARK, "[…]").split()),
+                paragraph,
+            )
+    return results
+
+
+def _include_target(text: str, match: re.Match[str]) -> tuple[str, int] | None:
+    command = match.group(1)
+    position = match.end()
+    if command in ("import", "subimport", "includefrom", "subincludefrom"):
+        first = _group(text, position, "{", "}")
+        if first is None:
+            return None
+        second = _group(text, first[1], "{", "}")
+        if second is None:
+            return None
+        return first[0].strip().rstrip("/") + "/" + second[0].strip(), second[1]
+    group = _group(text, position, "{", "}")
+    if group is None:
+        bare = re.match(r"\s+([^\s{}\\]+)", text[position:])  # \input file (TeX primitive form)
+        return (bare.group(1), position + bare.end()) if bare else None
+    return group[0].strip(), group[1]
+
+
+def _resolve_tex(name: str, folders: list[Path]) -> Path | None:
+    for folder in folders:
+        for candidate in (folder / name, folder / f"{name}.tex"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+class _Reader:
+    def __init__(self, root: Path) -> None:
+        self.root = root.parent
+        self.jobname = root.stem
+        self.result = LatexExtraction()
+        self.include_only: set[str] | None = None
+        self.notes = 0
+        self.seen: set[Path] = set()
+
+    def read(self, path: Path) -> None:
+        resolved = path.resolve()
+        if resolved in self.seen:
+            return
+        self.seen.add(resolved)
+        self.result.files.append(path)
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raw = path.read_text(encoding="latin-1")
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read: {exc.strerror}") from exc
+        text = mask_ignored(raw)
+        only = _INCLUDEONLY.search(text)
+        if only and self.include_only is None:
+            self.include_only = {n.strip() for n in only.group(1).split(",") if n.strip()}
+        for match in _BIBLIOGRAPHY.finditer(text):
+            for name in match.group(1).replace("\\jobname", self.jobname).split(","):
+                name = name.strip()
+                if name:
+                    bib = name if name.endswith(".bib") else f"{name}.bib"
+                    candidate = path.parent / bib
+                    self.result.bibliographies.append(
+                        candidate if candidate.exists() else self.root / bib
+                    )
+        commands = list(find_cite_commands(text))
+        footnotes = [
+            (m.start(), self._footnote_end(text, m.end()))
+            for m in re.finditer(r"\\footnote\b", text)
+        ]
+        note_texts = [(self._footnote_text_start(text, start), end - 1) for start, end in footnotes]
+        claims = _claims(text, commands, note_texts)
+        events = sorted(
+            [(c.start, "cite", c) for c in commands]
+            + [(m.start(), "include", m) for m in _INCLUDES.finditer(text)]
+            + [(start, "footnote", None) for start, _ in footnotes]
+        )
+        footnote_numbers: dict[int, int] = {}
+        for position, kind, item in events:
+            if kind == "footnote":
+                self.notes += 1
+                footnote_numbers[position] = self.notes
+            elif kind == "include":
+                self._follow(text, item, path)  # type: ignore[arg-type]
+            else:
+                command: CiteCommand = item  # type: ignore[assignment]
+                note = next(
+                    (footnote_numbers.get(s) for s, e in footnotes if s < position < e), None
+                )
+                if command.name.rstrip("*") in _NOTE_COMMANDS:
+                    self.notes += 1
+                    note = self.notes
+                self._add(command, path, raw, claims.get(command.start, ("", "")), note)
+
+    @staticmethod
+    def _footnote_text_start(text: str, start: int) -> int:
+        """Where the text of the footnote command at `start` begins (after its brace)."""
+        return text.index("{", start) + 1
+
+    @staticmethod
+    def _footnote_end(text: str, position: int) -> int:
+        _, after = _optionals(text, position, 1)
+        group = _group(text, after, "{", "}")
+        return group[1] if group else position
+
+    def _follow(self, text: str, match: re.Match[str], current: Path) -> None:
+        target = _include_target(text, match)
+        if target is None:
+            return
+        name, _ = target
+        excluded = self.include_only is not None and name.removesuffix(".tex") not in (
+            self.include_only
+        )
+        if match.group(1) == "include" and excluded:
+            return
+        found = _resolve_tex(name, [current.parent, self.root])
+        if found is not None:
+            self.read(found)
+
+    def _add(
+        self,
+        command: CiteCommand,
+        path: Path,
+        raw: str,
+        claim: tuple[str, str],
+        note: int | None,
+    ) -> None:
+        base = command.name.rstrip("*")
+        line = raw.count("\n", 0, command.start) + 1
+        if base == "nocite":
+            for key, _, _ in command.keys:
+                if key == "*":
+                    self.result.nocite_all = True
+                else:
+                    self.result.nocite.append(key)
+            return
+        mode = _mode(base) or CitationMode.NORMAL
+        keys = tuple(k for k, _, _ in command.keys)
+        for key, pre, post in command.keys:
+            prenote, postnote = _readable(pre) if pre else "", _readable(post) if post else ""
+            self.result.citations.append(
+                Citation(
+                    key=key,
+                    mode=mode,
+                    location=SourceLocation(str(path), line),
+                    prefix=prenote,
+                    suffix=postnote,
+                    locator=locator_of(postnote),
+                    signal=signal_of(prenote),
+                    claim=claim[0],
+                    paragraph=claim[1],
+                    note_number=note,
+                    cited_with=tuple(k for k in keys if k != key),
+                    context="note" if note is not None else "body",
+                )
+            )
+
+
+def extract_latex(main: Path) -> LatexExtraction:
+    """Every citation of a LaTeX project, starting at its main file and following `\\input`,
+    `\\include` (honouring `\\includeonly`), `\\subfile` and `\\import`."""
+    if not main.is_file():
+        raise InputError(f"{main}: no such file")
+    reader = _Reader(main)
+    reader.read(main)
+    reader.result.bibliographies = list(dict.fromkeys(reader.result.bibliographies))
+    return reader.result
