@@ -1,0 +1,192 @@
+"""LaTeX extraction: macro forms, ignored regions, real projects, LaTeX's own records."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from citecore.cli import main
+from citecore.extract.aux import aux_keys, bcf_keys
+from citecore.extract.latex import extract_latex, find_cite_commands, mask_ignored
+from citecore.model import CitationMode, Signal
+from tests.conftest import requires_latex
+from tests.paths import CASES, CORPUS
+
+K = tuple[tuple[str, str, str], ...]
+N, T, S = CitationMode.NORMAL, CitationMode.AUTHOR_IN_TEXT, CitationMode.SUPPRESS_AUTHOR
+
+
+@pytest.mark.parametrize(
+    ("latex", "name", "keys"),
+    [
+        (r"\cite{a}", "cite", (("a", "", ""),)),
+        (r"\cite{a, b ,c}", "cite", (("a", "", ""), ("b", "", ""), ("c", "", ""))),
+        (r"\citep[p.~3]{a}", "citep", (("a", "", "p.~3"),)),
+        (r"\citep[see][p.~3]{a,b}", "citep", (("a", "see", "p.~3"), ("b", "see", "p.~3"))),
+        (r"\citep[e.g.][]{a}", "citep", (("a", "e.g.", ""),)),
+        (r"\citet*{a}", "citet*", (("a", "", ""),)),
+        (r"\Citet{a}", "Citet", (("a", "", ""),)),
+        (r"\citealt{a}", "citealt", (("a", "", ""),)),
+        (r"\citealp{a}", "citealp", (("a", "", ""),)),
+        (r"\citeauthor{a}", "citeauthor", (("a", "", ""),)),
+        (r"\citeyear{a}", "citeyear", (("a", "", ""),)),
+        (r"\citeyearpar{a}", "citeyearpar", (("a", "", ""),)),
+        (r"\parencite[see][12]{a}", "parencite", (("a", "see", "12"),)),
+        (r"\Parencite{a}", "Parencite", (("a", "", ""),)),
+        (r"\textcite{a}", "textcite", (("a", "", ""),)),
+        (r"\autocite*{a}", "autocite*", (("a", "", ""),)),
+        (r"\footcite[cf.][]{a}", "footcite", (("a", "cf.", ""),)),
+        (r"\smartcite{a}", "smartcite", (("a", "", ""),)),
+        (r"\supercite{a}", "supercite", (("a", "", ""),)),
+        (r"\fullcite{a}", "fullcite", (("a", "", ""),)),
+        (r"\cites[see][1]{a}[2]{b}", "cites", (("a", "see", "1"), ("b", "", "2"))),
+        (
+            r"\parencites(global)(post)[see][1]{a}{b,c}",
+            "parencites",
+            (("a", "see", "1"), ("b", "", ""), ("c", "", "")),
+        ),
+        (r"\textcites{a}[p.~4]{b}", "textcites", (("a", "", ""), ("b", "", "p.~4"))),
+        (r"\nocite{*}", "nocite", (("*", "", ""),)),
+        (r"\cite [a note] {spaced}", "cite", (("spaced", "", "a note"),)),
+        (r"\citep[{see [x]}][]{a}", "citep", (("a", "{see [x]}", ""),)),
+    ],
+)
+def test_macro_forms(latex: str, name: str, keys: K) -> None:
+    (command,) = find_cite_commands(latex)
+    assert (command.name, command.keys) == (name, keys)
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"% \cite{a}",
+        "\\iffalse \\cite{a} \\fi",
+        "\\begin{comment}\n\\cite{a}\n\\end{comment}",
+        "\\begin{verbatim}\n\\cite{a}\n\\end{verbatim}",
+        r"\verb|\cite{a}|",
+        r"\citation{a} \citeA",  # not citation commands
+    ],
+)
+def test_ignored_regions_yield_no_citations(latex: str) -> None:
+    assert list(find_cite_commands(mask_ignored(latex))) == []
+
+
+def test_escaped_percent_is_not_a_comment() -> None:
+    (command,) = find_cite_commands(mask_ignored(r"50\% of cases \cite{a}"))
+    assert command.keys == (("a", "", ""),)
+
+
+def test_multi_file_scenario_fields() -> None:
+    extraction = extract_latex(CASES / "latex-natbib" / "main.tex")
+    rows = [
+        (
+            c.key,
+            c.mode,
+            Path(c.location.file).name,
+            c.location.line,
+            c.signal,
+            c.locator,
+            c.note_number,
+        )
+        for c in extraction.citations
+    ]
+    assert rows == [
+        ("lecun2015deep", N, "main.tex", 6, None, "", None),
+        ("he2016deep", T, "main.tex", 6, None, "", None),
+        ("lecun2015deep", N, "main.tex", 8, Signal.SEE, "p. 436", None),
+        ("he2016deep", N, "main.tex", 8, Signal.SEE, "p. 436", None),
+        ("goodfellow2016book", T, "main.tex", 13, None, "chap. 3", 1),
+        ("vaswani2017attention", N, "intro.tex", 2, Signal.CF, "", None),
+        ("he2016deep", T, "intro.tex", 3, None, "", None),
+        ("he2016deep", S, "intro.tex", 3, None, "", None),
+        ("ghost2020", N, "intro.tex", 4, None, "", None),
+        ("lecun2015deep", N, "results.tex", 2, None, "", None),
+        ("he2016deep", N, "results.tex", 2, None, "", None),
+    ]
+    claims = [c.claim for c in extraction.citations]
+    assert claims[0] == "Deep networks learn layered representations […]."
+    assert claims[4] == "Compare […]."  # the footnote's own sentence
+    assert claims[5] == "Attention replaced recurrence […]."  # the heading is not in it
+    assert extraction.nocite == ["vaswani2017attention"]
+    assert [p.name for p in extraction.bibliographies] == ["refs.bib"]
+
+
+def test_includeonly_is_honoured(tmp_path: Path) -> None:
+    folder = tmp_path / "p"
+    shutil.copytree(CASES / "latex-natbib", folder)
+    main_tex = folder / "main.tex"
+    main_tex.write_text(main_tex.read_text().replace("% \\includeonly", "\\includeonly"))
+    files = {Path(f).name for f in (str(p) for p in extract_latex(main_tex).files)}
+    assert files == {"main.tex", "intro.tex"}  # \input is not subject to \includeonly
+
+
+TEX_FILES = sorted((CORPUS / "latex").rglob("*.tex"))
+
+
+@pytest.mark.parametrize("tex", TEX_FILES, ids=lambda p: str(p.relative_to(CORPUS / "latex")))
+def test_every_corpus_file_is_read(tex: Path) -> None:
+    extract_latex(tex)
+
+
+def _compile(folder: Path, name: str) -> bool:
+    completed = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-draftmode", name],
+        cwd=folder,
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    return completed.returncode == 0
+
+
+def _recorded(main_tex: Path) -> set[str]:
+    keys = aux_keys(main_tex.with_suffix(".aux"))
+    if main_tex.with_suffix(".bcf").exists():
+        keys |= bcf_keys(main_tex.with_suffix(".bcf"))
+    return keys
+
+
+@requires_latex
+def test_scenario_keys_equal_latex_aux(tmp_path: Path) -> None:
+    folder = tmp_path / "p"
+    shutil.copytree(CASES / "latex-natbib", folder)
+    assert _compile(folder, "main.tex")
+    extraction = extract_latex(folder / "main.tex")
+    ours = {c.key for c in extraction.citations} | set(extraction.nocite)
+    assert ours == _recorded(folder / "main.tex")
+
+
+BIBLATEX_EXAMPLES = sorted((CORPUS / "latex" / "biblatex-official-examples").glob("*.tex"))
+
+
+@requires_latex
+@pytest.mark.parametrize("tex", BIBLATEX_EXAMPLES, ids=lambda p: p.stem)
+def test_biblatex_examples_equal_their_bcf(tex: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "ex"
+    shutil.copytree(tex.parent, folder)
+    if not _compile(folder, tex.name):
+        pytest.skip(f"{tex.name} does not compile with the installed TeX Live")
+    extraction = extract_latex(folder / tex.name)
+    ours = {c.key for c in extraction.citations} | set(extraction.nocite)
+    ours |= {"*"} if extraction.nocite_all else set()
+    assert ours == bcf_keys((folder / tex.name).with_suffix(".bcf"))
+
+
+def test_latex_command_reports_and_cross_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "p"
+    shutil.copytree(CASES / "latex-natbib", folder)
+    (folder / "main.aux").write_text("\\citation{lecun2015deep}\n\\citation{onlyinaux}\n")
+    out = folder / "report.json"
+    assert main(["latex", str(folder / "main.tex"), "-o", str(out)]) == 1  # ghost2020
+    report = json.loads(out.read_text())
+    kinds = {(f["kind"], f["key"]) for f in report["findings"]}
+    assert ("undefined", "ghost2020") in kinds
+    assert ("missed_by_extraction", "onlyinaux") in kinds
+    assert ("not_in_aux", "he2016deep") in kinds
+    assert report["summary"]["citations"] == 11
