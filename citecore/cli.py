@@ -18,7 +18,7 @@ from typing import Any
 from citecore import __version__
 from citecore.errors import CitecheckError
 
-SUBCOMMANDS = ("check", "latex", "filter", "verify", "snapshot")
+SUBCOMMANDS = ("check", "latex", "latexmk-hook", "filter", "verify", "snapshot")
 _REPORT_FORMATS = ("table", "markdown", "json")
 _SUFFIX_FORMATS = {".json": "json", ".md": "markdown"}
 
@@ -111,6 +111,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     build.add_argument("dumps", nargs="+", type=Path, metavar="DUMP.jsonl")
     build.add_argument("-o", "--output", type=Path, required=True, metavar="SNAPSHOT")
+
+    hook = commands.add_parser(
+        "latexmk-hook", help="run by latexmk after bibtex/biber (see latexmk/citecheck.latexmkrc)"
+    )
+    hook.add_argument("main", type=Path, help="the main .tex (or its .aux)")
+    hook.add_argument("--strict", action="store_true", default=None)
 
     run_as_filter = commands.add_parser("filter", help="run as a pandoc JSON filter")
     run_as_filter.add_argument("output_format", nargs="?", default="html")
@@ -241,6 +247,32 @@ def _verify(args: argparse.Namespace) -> int:
     return 1 if failing_findings(run.result.findings, options) else 0
 
 
+def _latexmk_hook(args: argparse.Namespace) -> int:
+    """Check the project, write `<jobname>.citecheck.tex` when it changed (latexmk then reruns
+    LaTeX), print one line per problem; non-zero in strict mode when a problem fails."""
+    from citecore.api import check_latex_file, registry_verifier
+    from citecore.options import build_options, environment_layer, project_layer
+    from citecore.policy import failing_findings
+    from citecore.report.latex_verdicts import problem_lines, render_verdicts
+
+    main_tex = args.main if args.main.suffix == ".tex" else args.main.with_suffix(".tex")
+    layer = {"strict": True} if args.strict else {}
+    options = build_options(environment_layer(), project_layer(main_tex.parent), layer)
+    result = check_latex_file(main_tex, options, registry_verifier(options))
+    verdicts = main_tex.with_suffix(".citecheck.tex")
+    text = render_verdicts(result)
+    if not verdicts.exists() or verdicts.read_text(encoding="utf-8") != text:
+        verdicts.write_text(text, encoding="utf-8")
+    failing = failing_findings(result.findings, options)
+    shown = failing or [f for f in result.findings if f.severity.value != "info"]
+    for line in problem_lines(list(shown)):
+        print(line, file=sys.stderr)
+    if failing:
+        print(f"citecheck: {len(failing)} citation problem(s) fail this build", file=sys.stderr)
+        return 1
+    return 0
+
+
 def _snapshot(args: argparse.Namespace) -> int:
     from citecore.registries.snapshot import build_snapshot
 
@@ -293,6 +325,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _verify(args)
         if args.command == "snapshot":
             return _snapshot(args)
+        if args.command == "latexmk-hook":
+            return _latexmk_hook(args)
         # check and latex
         return _check(args)
     except CitecheckError as exc:
