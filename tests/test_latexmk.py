@@ -1,0 +1,106 @@
+"""The LaTeX build path under real latexmk and pdflatex: hook, verdict file, notes, strict mode."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from tests.conftest import requires_latex
+from tests.paths import CASES, REPO
+
+RC = REPO / "latexmk" / "citecheck.latexmkrc"
+pytestmark = requires_latex
+
+
+def latexmk(folder: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environment = dict(os.environ)
+    environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment['PATH']}"
+    environment.update(env or {})
+    return subprocess.run(
+        ["latexmk", "-r", str(RC), "-pdf", "-interaction=nonstopmode", "main.tex"],
+        cwd=folder,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    folder = tmp_path / "paper"
+    shutil.copytree(CASES / "latex-natbib", folder)
+    main_tex = folder / "main.tex"
+    main_tex.write_text(
+        main_tex.read_text().replace(
+            "\\usepackage[numbers]{natbib}",
+            "\\usepackage[numbers]{natbib}\n\\usepackage{hyperref}\n\\usepackage[draft]{citecheck}",
+        )
+    )
+    return folder
+
+
+def test_build_writes_verdicts_and_margin_notes(project: Path) -> None:
+    completed = latexmk(project)
+    assert completed.returncode == 0, completed.stdout[-2000:]
+    assert "citecheck: chapters/intro.tex:4: [undefined] ghost2020" in completed.stderr + (
+        completed.stdout
+    )
+    verdicts = (project / "main.citecheck.tex").read_text()
+    assert "\\citecheckVerdict{ghost2020}{error}" in verdicts
+    log = (project / "main.log").read_text(errors="replace")
+    assert "Package citecheck Warning: chapters/intro.tex:4: [undefined] ghost2020" in log
+    assert "on input line 4." in log
+    with pymupdf.open(project / "main.pdf") as pdf:
+        page = pdf[0]
+        notes = page.search_for("citecheck:")
+        cited = page.search_for("a missing key is cited")
+    assert notes and cited
+    # The note sits in the right margin, level with the citing line.
+    assert notes[0].x0 > cited[0].x1
+    assert abs(notes[0].y0 - cited[0].y0) < 40
+
+
+def test_strict_mode_fails_with_one_line_per_problem(project: Path) -> None:
+    completed = latexmk(project, {"CITECHECK_STRICT": "1"})
+    assert completed.returncode != 0
+    output = completed.stdout + completed.stderr
+    assert "citecheck: chapters/intro.tex:4: [undefined] ghost2020" in output
+    assert "citation problem(s) fail this build" in output
+
+
+def test_a_clean_document_passes_strict_mode(project: Path) -> None:
+    for name in ("chapters/intro.tex", "main.tex"):
+        path = project / name
+        path.write_text(path.read_text().replace("\\citep{ghost2020}", "\\citep{he2016deep}"))
+    completed = latexmk(project, {"CITECHECK_STRICT": "1"})
+    assert completed.returncode == 0, completed.stdout[-2000:]
+    assert "\\citecheckVerdict" not in (project / "main.citecheck.tex").read_text()
+
+
+def test_final_option_and_missing_verdict_file(project: Path) -> None:
+    main_tex = project / "main.tex"
+    main_tex.write_text(main_tex.read_text().replace("[draft]{citecheck}", "[final]{citecheck}"))
+    assert latexmk(project).returncode == 0
+    with pymupdf.open(project / "main.pdf") as pdf:
+        assert not any(page.search_for("citecheck:") for page in pdf)
+    # Without latexmk's hook there is no verdict file: plain pdflatex builds without error.
+    (project / "main.citecheck.tex").unlink()
+    environment = dict(os.environ, TEXINPUTS=f"{REPO / 'latexmk'}//:")
+    plain = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "main.tex"],
+        cwd=project,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert plain.returncode == 0
