@@ -302,12 +302,11 @@ def _filter(args: argparse.Namespace) -> int:
 
 def _is_pandoc_filter_call(argv: Sequence[str]) -> bool:
     """Pandoc runs a filter as `citecheck FORMAT` with the AST on stdin and PANDOC_VERSION set."""
-    return (
-        len(argv) == 1
-        and argv[0] not in SUBCOMMANDS
-        and not argv[0].startswith("-")
-        and ("PANDOC_VERSION" in os.environ or not sys.stdin.isatty())
-    )
+    if len(argv) != 1 or argv[0].startswith("-"):
+        return False
+    # Pandoc sets PANDOC_VERSION for its filters; "latex" is then an output format, not our
+    # subcommand of that name (which always takes a document).
+    return "PANDOC_VERSION" in os.environ or (argv[0] not in SUBCOMMANDS and not sys.stdin.isatty())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
