@@ -18,7 +18,7 @@ from typing import Any
 from citecore import __version__
 from citecore.errors import CitecheckError
 
-SUBCOMMANDS = ("check", "latex", "latexmk-hook", "filter", "verify", "snapshot")
+SUBCOMMANDS = ("check", "latex", "latexmk-hook", "install-latex", "filter", "verify", "snapshot")
 _REPORT_FORMATS = ("table", "markdown", "json")
 _SUFFIX_FORMATS = {".json": "json", ".md": "markdown"}
 
@@ -117,6 +117,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     hook.add_argument("main", type=Path, help="the main .tex (or its .aux)")
     hook.add_argument("--strict", action="store_true", default=None)
+
+    install = commands.add_parser(
+        "install-latex", help="copy citecheck.sty into TEXMFHOME (kpsewhich finds it there)"
+    )
+    install.add_argument("--texmfhome", type=Path, help="instead of `kpsewhich` TEXMFHOME")
 
     run_as_filter = commands.add_parser("filter", help="run as a pandoc JSON filter")
     run_as_filter.add_argument("output_format", nargs="?", default="html")
@@ -273,6 +278,32 @@ def _latexmk_hook(args: argparse.Namespace) -> int:
     return 0
 
 
+STY = Path(__file__).resolve().parents[1] / "latexmk" / "citecheck.sty"
+
+
+def _install_latex(args: argparse.Namespace) -> int:
+    """Copy citecheck.sty to TEXMFHOME/tex/latex/citecheck/ and refresh the file database."""
+    import shutil
+    import subprocess
+
+    if not STY.is_file():
+        raise CitecheckError(f"{STY}: citecheck.sty not found (install citecheck from its sources)")
+    home = args.texmfhome
+    if home is None:
+        try:
+            found = subprocess.run(
+                ["kpsewhich", "-var-value", "TEXMFHOME"], capture_output=True, text=True, check=True
+            ).stdout.strip()
+        except (OSError, subprocess.CalledProcessError) as exc:
+            raise CitecheckError(f"cannot ask kpsewhich for TEXMFHOME: {exc}") from exc
+        home = Path(found).expanduser()
+    target = home / "tex" / "latex" / "citecheck"
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(STY, target / STY.name)
+    print(f"installed {target / STY.name}", file=sys.stderr)
+    return 0
+
+
 def _snapshot(args: argparse.Namespace) -> int:
     from citecore.registries.snapshot import build_snapshot
 
@@ -326,6 +357,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _snapshot(args)
         if args.command == "latexmk-hook":
             return _latexmk_hook(args)
+        if args.command == "install-latex":
+            return _install_latex(args)
         # check and latex
         return _check(args)
     except CitecheckError as exc:

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Render examples/paper.md with the citecheck filter to HTML, PDF and Word, and write the reports.
+# Render examples/paper.md with the citecheck filter to HTML, PDF and Word, write the reports,
+# and build the LaTeX examples with latexmk and citecheck's rc file into draft PDFs.
 # The deliberate problems in the example are reported as warnings, not failures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Offline: registry verification answers from the cache only (nothing cached = "unverifiable").
 # Unset CITECHECK_OFFLINE to check the references against the live registries.
 export CITECHECK_OFFLINE="${CITECHECK_OFFLINE:-1}"
-out="$PWD/build"
+repo="$PWD"
+out="$repo/build"
 mkdir -p "$out"
 pandoc=$(python3 -c 'from citecore.pandoc import pandoc_path; print(pandoc_path())')
 cd examples
@@ -17,5 +19,14 @@ for format in html pdf docx; do
 done
 echo "== citecheck check paper.md -o build/report.json"
 citecheck check paper.md --quiet -o "$out/report.json" || echo "(exit $?: the example has problems on purpose)"
+for project in natbib biblatex; do
+  echo "== latexmk -r latexmk/citecheck.latexmkrc -pdf examples/latex/$project/main.tex"
+  rm -rf "$out/latex-$project"
+  cp -r "$repo/examples/latex/$project" "$out/latex-$project"
+  (cd "$out/latex-$project" && latexmk -r "$repo/latexmk/citecheck.latexmkrc" -pdf \
+    -interaction=nonstopmode -silent main.tex >/dev/null)
+  cp "$out/latex-$project/main.pdf" "$out/latex-$project.pdf"
+done
 echo
-echo "Wrote build/paper.html, build/paper.pdf, build/paper.docx, build/REVIEW-CITES.md, build/report.json"
+echo "Wrote build/paper.{html,pdf,docx}, build/REVIEW-CITES.md, build/report.json,"
+echo "      build/latex-natbib.pdf, build/latex-biblatex.pdf"

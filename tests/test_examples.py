@@ -48,3 +48,21 @@ def test_example_has_enough_citations_and_every_planted_problem(tmp_path: Path) 
         "but see",
         "compare",
     }
+
+
+def test_latex_examples_report_their_planted_problems(tmp_path: Path) -> None:
+    expected = {
+        "natbib": {
+            ("undefined", "smith2021citations"),
+            ("malformed_id", "ji2023survey"),
+            ("future_year", "chen2031graph"),
+        },
+        "biblatex": {("undefined", "nobody2019"), ("future_year", "kingma2031adam")},
+    }
+    for project, problems in expected.items():
+        out = tmp_path / f"{project}.json"
+        main_tex = REPO / "examples" / "latex" / project / "main.tex"
+        assert main(["latex", str(main_tex), "-o", str(out)]) == 1
+        report = json.loads(out.read_text())
+        found = {(f["kind"], f["key"]) for f in report["findings"] if f["severity"] != "info"}
+        assert found == problems

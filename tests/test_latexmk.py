@@ -104,3 +104,10 @@ def test_final_option_and_missing_verdict_file(project: Path) -> None:
         check=False,
     )
     assert plain.returncode == 0
+
+
+def test_install_latex_copies_the_package(tmp_path: Path) -> None:
+    from citecore.cli import main
+
+    assert main(["install-latex", "--texmfhome", str(tmp_path)]) == 0
+    assert (tmp_path / "tex" / "latex" / "citecheck" / "citecheck.sty").is_file()
