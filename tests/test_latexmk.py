@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pymupdf
@@ -111,3 +113,21 @@ def test_install_latex_copies_the_package(tmp_path: Path) -> None:
 
     assert main(["install-latex", "--texmfhome", str(tmp_path)]) == 0
     assert (tmp_path / "tex" / "latex" / "citecheck" / "citecheck.sty").is_file()
+
+
+def test_biblatex_example_with_multicite_and_two_columns(tmp_path: Path) -> None:
+    folder = tmp_path / "biblatex"
+    shutil.copytree(REPO / "examples" / "latex" / "biblatex", folder)
+    (folder / "discussion.tex").write_text(
+        (folder / "discussion.tex").read_text()
+        + "A multicite with a missing key \\parencites[see][]{he2016deep}[cf.][]{nobody2019}.\n"
+    )
+    completed = latexmk(folder)
+    assert completed.returncode == 0, completed.stdout[-2000:]
+    with pymupdf.open(folder / "main.pdf") as pdf:
+        text = " ".join(" ".join(page.get_text().split()) for page in pdf)
+    text = re.sub(r"(\w)- ", r"\1", unicodedata.normalize("NFKC", text))  # ligatures, hyphens
+    # Two undefined-key notes: the \parencite and the \parencites; one future-year note.
+    # (the "fi" ligature of "undefined" has no text in the PDF's T1 font: match the rest)
+    assert text.count("cited key is not in any bibliography]") == 2
+    assert "citecheck: future_year: date 2031 is in the future" in text
