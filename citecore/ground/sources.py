@@ -1,0 +1,60 @@
+"""Which file holds the cited work: the entry's `file` field, or `<key>.pdf|.md|.txt` in a
+sources folder.
+
+`file` fields come in several dialects: a plain path (BibTeX, biblatex), JabRef's
+`description:path:type` (several joined by `;`), Zotero's Better BibTeX export (the same shape),
+and Mendeley/Paperpile's `:path:pdf`. Relative paths are tried against every bibliography's
+folder in turn, since a .bib often lives apart from the files it lists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from citecore.model import Reference
+
+READABLE_SUFFIXES = (".pdf", ".md", ".txt")
+
+
+def file_field_paths(value: str) -> list[str]:
+    """The paths named by one `file` field value, in order."""
+    paths = []
+    for part in re.split(r";(?![^{]*\})", value):
+        part = part.strip().strip("{}")
+        if not part:
+            continue
+        pieces = re.split(r"(?<!\\):", part)
+        if len(pieces) >= 3:  # description:path:type (a Windows drive letter rejoins below)
+            path = ":".join(pieces[1:-1])
+        elif len(pieces) == 2 and len(pieces[0]) == 1:  # C:\\path
+            path = part
+        else:
+            path = pieces[0] if len(pieces) == 1 else pieces[1] or pieces[0]
+        path = path.replace("\\:", ":").replace("\\\\", "\\").strip()
+        if path:
+            paths.append(path)
+    return paths
+
+
+def source_files(
+    reference: Reference, bibliography_dirs: Sequence[Path], sources_dir: Path | None
+) -> list[Path]:
+    """Every readable source file of a reference: its `file` fields resolved against each
+    bibliography folder, then `<key>.pdf|.md|.txt` in the sources folder."""
+    found: list[Path] = []
+    for value in reference.files:
+        for name in file_field_paths(value):
+            given = Path(name).expanduser()
+            candidates = [given] if given.is_absolute() else [d / given for d in bibliography_dirs]
+            found.extend(c for c in candidates if c.is_file())
+    if sources_dir is not None:
+        safe = re.sub(r"[^\w.\-]", "_", reference.key)
+        found.extend(
+            sources_dir / f"{stem}{suffix}"
+            for stem in dict.fromkeys((reference.key, safe))
+            for suffix in READABLE_SUFFIXES
+            if (sources_dir / f"{stem}{suffix}").is_file()
+        )
+    return [p for p in dict.fromkeys(found) if p.suffix.lower() in READABLE_SUFFIXES]

@@ -1,0 +1,45 @@
+"""Tokens for evidence ranking and alignment: text normalized the way PDFs break it.
+
+Ligatures (ﬁ), hyphenation at line breaks, curly quotes and dashes, case and Markdown markup
+are folded away, so that a sentence quoted from a PDF matches the PDF's extracted text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_TOKEN = re.compile(r"[^\W_]+(?:[.,][0-9]+)*", re.UNICODE)
+_STOP = frozenset(
+    """a an the of in on for to and or with by at from into as is are was were be been being it
+    its this that these those which who whom than then there their our we they he she his her
+    not no nor but if so such can could may might will would should has have had do does did
+    also more most very via per each other any all some both""".split()
+)
+NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "without", "neither", "cannot",
+                       "fail", "fails", "failed", "lack", "lacks", "absent", "unable"})
+
+
+def normalize(text: str) -> str:
+    """Text with PDF breakage folded: ligatures, hyphenated line breaks, quotes, dashes, case,
+    Markdown emphasis."""
+    text = unicodedata.normalize("NFKC", text)
+    text = re.sub(r"(\w)[-\u00ad]\s*\n\s*(\w)", r"\1\2", text)  # hyphen at a line break
+    text = re.sub(r"[*_`#>|]", " ", text)  # Markdown markup from pymupdf4llm
+    text = text.translate(str.maketrans("‘’“”–—−", "''\"\"---"))
+    return text.casefold()
+
+
+def tokens(text: str) -> list[str]:
+    """Word and number tokens of normalized text, in order (numbers keep their decimals)."""
+    return _TOKEN.findall(normalize(text))
+
+
+def content_tokens(text: str) -> list[str]:
+    """Tokens that carry content: no stopwords, no one-letter words."""
+    return [t for t in tokens(text) if t not in _STOP and (len(t) > 1 or t.isdigit())]
+
+
+def numbers(text: str) -> set[str]:
+    """The numbers a text states ("3.5", "20", "1,000" as "1000")."""
+    return {t.replace(",", "") for t in tokens(text) if any(c.isdigit() for c in t)}
