@@ -16,12 +16,20 @@ from panflute.tools import meta2builtin
 
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.cache import Cache
-from citecore.checks import citation_findings, finding, reference_findings, verdict_findings
+from citecore.checks import (
+    citation_findings,
+    finding,
+    grounding_findings,
+    reference_findings,
+    verdict_findings,
+)
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import MarkdownExtraction, extract_citations, nocite_keys
 from citecore.model import (
     Bibliography,
     CheckResult,
+    Citation,
+    CitationResult,
     Finding,
     FindingKind,
     ReferenceResult,
@@ -129,10 +137,12 @@ def check_document(
     cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
     verified = verifier.verify(cited) if verifier is not None else {}
     nocite, nocite_all = nocite_keys(doc)
+    grounding = ground(citations, bibliography, options)
     findings: list[Finding] = [
         *reference_findings(bibliography, options.today),
         *citation_findings(citations, bibliography, nocite, nocite_all),
         *verdict_findings(verified, bibliography, citations),
+        *grounding_findings(citations, grounding),
         *(
             finding(
                 FindingKind.UNMAPPED,
@@ -149,8 +159,22 @@ def check_document(
         citations=citations,
         references=_results(bibliography, verified),
         findings=tuple(sorted(findings, key=_sort_key)),
+        grounding=grounding,
     )
     return DocumentCheck(result, extraction)
+
+
+def ground(
+    citations: Sequence[Citation], bibliography: Bibliography, options: Options
+) -> dict[int, CitationResult]:
+    """Grounding verdicts when the options ask for them (`ground: true`), else none."""
+    if not options.ground:
+        return {}
+    from citecore.ground.judges.local import LocalJudge
+    from citecore.ground.run import ground_citations
+
+    with Cache(options.cache) as cache:
+        return ground_citations(citations, bibliography, LocalJudge(), options.sources, cache)
 
 
 def registry_verifier(options: Options) -> Verifier | None:
@@ -200,10 +224,12 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
     cited_keys = dict.fromkeys(c.key for c in citations)
     cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
     verified = verifier.verify(cited) if verifier is not None else {}
+    grounding = ground(citations, bibliography, options)
     findings: list[Finding] = [
         *reference_findings(bibliography, options.today),
         *citation_findings(citations, bibliography, extraction.nocite, extraction.nocite_all),
         *verdict_findings(verified, bibliography, citations),
+        *grounding_findings(citations, grounding),
         *latex_record_findings(main, set(cited_keys) | set(extraction.nocite)),
     ]
     return CheckResult(
@@ -212,6 +238,7 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
         citations=citations,
         references=_results(bibliography, verified),
         findings=tuple(sorted(findings, key=_sort_key)),
+        grounding=grounding,
     )
 
 

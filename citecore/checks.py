@@ -21,8 +21,10 @@ from citecore.identifiers import (
 from citecore.model import (
     Bibliography,
     Citation,
+    CitationResult,
     Finding,
     FindingKind,
+    GroundingStatus,
     Reference,
     ReferenceFlag,
     ReferenceResult,
@@ -48,6 +50,10 @@ SEVERITY: Mapping[FindingKind, Severity] = {
     FindingKind.UNVERIFIABLE: Severity.INFO,
     FindingKind.RETRACTED: Severity.ERROR,
     FindingKind.VERIFY_ERROR: Severity.WARNING,
+    FindingKind.UNSUPPORTED: Severity.WARNING,
+    FindingKind.UNGROUNDED: Severity.WARNING,
+    FindingKind.PARTIAL: Severity.INFO,
+    FindingKind.NOT_IN_STORE: Severity.INFO,
     FindingKind.MISSED_BY_EXTRACTION: Severity.WARNING,
     FindingKind.NOT_IN_AUX: Severity.INFO,
     FindingKind.INTERNAL_ERROR: Severity.WARNING,
@@ -287,3 +293,42 @@ def _verdict_message(result: ReferenceResult) -> str:
     if result.verdict is ReferenceVerdict.ERROR:
         return "could not be checked: a source did not answer"
     return "could not be verified: " + ("; ".join(result.notes) or "too little to compare")
+
+
+_GROUNDING_KINDS = {
+    GroundingStatus.UNSUPPORTED: FindingKind.UNSUPPORTED,
+    GroundingStatus.PARTIAL: FindingKind.PARTIAL,
+    GroundingStatus.NOT_IN_STORE: FindingKind.NOT_IN_STORE,
+}
+
+
+def grounding_findings(
+    citations: Sequence[Citation], grounding: Mapping[int, CitationResult]
+) -> list[Finding]:
+    """Findings at each citation whose source does not (fully) support its claim, and at each
+    supported one whose passage could not be found in the source (ungrounded)."""
+    findings = []
+    for index, result in sorted(grounding.items()):
+        citation = citations[index]
+        page = f", p. {result.page}" if result.page else ""
+        kind = _GROUNDING_KINDS.get(result.status)
+        if kind is not None:
+            findings.append(
+                finding(
+                    kind,
+                    f"{result.status.value}{page}: {result.reason}",
+                    citation.key,
+                    citation.location,
+                )
+            )
+        if result.ungrounded:
+            findings.append(
+                finding(
+                    FindingKind.UNGROUNDED,
+                    f"{result.status.value}, but the passage the judge relied on is not in the "
+                    f"source text ({result.judge})",
+                    citation.key,
+                    citation.location,
+                )
+            )
+    return findings

@@ -18,7 +18,16 @@ from typing import Any
 from citecore import __version__
 from citecore.errors import CitecheckError
 
-SUBCOMMANDS = ("check", "latex", "latexmk-hook", "install-latex", "filter", "verify", "snapshot")
+SUBCOMMANDS = (
+    "check",
+    "latex",
+    "latexmk-hook",
+    "install-latex",
+    "audit",
+    "filter",
+    "verify",
+    "snapshot",
+)
 _REPORT_FORMATS = ("table", "markdown", "json")
 _SUFFIX_FORMATS = {".json": "json", ".md": "markdown"}
 
@@ -52,6 +61,18 @@ def _document_command(
     )
     check.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
     check.add_argument("-q", "--quiet", action="store_true", default=None)
+    check.add_argument(
+        "--ground",
+        action="store_true",
+        default=None,
+        help="check that each cited source supports its claim (local judge)",
+    )
+    check.add_argument(
+        "--sources",
+        type=Path,
+        metavar="DIR",
+        help="folder of source files named <key>.pdf|.md|.txt",
+    )
     return check
 
 
@@ -112,6 +133,13 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("dumps", nargs="+", type=Path, metavar="DUMP.jsonl")
     build.add_argument("-o", "--output", type=Path, required=True, metavar="SNAPSHOT")
 
+    audit = commands.add_parser(
+        "audit", help="list cited keys with no readable source (no network, no model)"
+    )
+    audit.add_argument("document", type=Path)
+    audit.add_argument("--bib", "--bibliography", action="append", default=[], metavar="FILE")
+    audit.add_argument("--sources", type=Path, metavar="DIR")
+
     hook = commands.add_parser(
         "latexmk-hook", help="run by latexmk after bibtex/biber (see latexmk/citecheck.latexmkrc)"
     )
@@ -147,6 +175,8 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         "email": args.email,
         "snapshot": args.snapshot,
         "timeout": args.timeout,
+        "ground": getattr(args, "ground", None),
+        "sources": getattr(args, "sources", None),
     }
     return {k: v for k, v in layer.items() if v is not None}
 
@@ -281,6 +311,46 @@ def _latexmk_hook(args: argparse.Namespace) -> int:
 STY = Path(__file__).resolve().parents[1] / "latexmk" / "citecheck.sty"
 
 
+def _audit(args: argparse.Namespace) -> int:
+    """Cited keys without a readable source file; exit 1 when there are any."""
+    from citecore.api import check_latex_file, check_markdown_file
+    from citecore.ground.sources import source_files
+    from citecore.options import build_options, environment_layer, project_layer
+
+    document: Path = args.document
+    if not document.is_file():
+        raise CitecheckError(f"{document}: no such document")
+    layer = {
+        "verify": False,
+        "ground": False,
+        "bibliography": args.bib or None,
+        "sources": args.sources,
+    }
+    options = build_options(
+        environment_layer(),
+        project_layer(document.parent),
+        {k: v for k, v in layer.items() if v is not None},
+    )
+    if document.suffix == ".tex":
+        result = check_latex_file(document, options)
+    else:
+        result = check_markdown_file(document, options).result
+    folders = [Path(s).parent for s in result.bibliography.sources if Path(s).is_file()]
+    missing = []
+    for key in dict.fromkeys(c.key for c in result.citations):
+        reference = result.bibliography.references.get(key)
+        if reference is None or not source_files(reference, folders, options.sources):
+            missing.append(key)
+    for key in missing:
+        print(key)
+    cited = len({c.key for c in result.citations})
+    print(
+        f"citecheck: {cited - len(missing)}/{cited} cited keys have a readable source",
+        file=sys.stderr,
+    )
+    return 1 if missing else 0
+
+
 def _install_latex(args: argparse.Namespace) -> int:
     """Copy citecheck.sty to TEXMFHOME/tex/latex/citecheck/ and refresh the file database."""
     import shutil
@@ -359,6 +429,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _latexmk_hook(args)
         if args.command == "install-latex":
             return _install_latex(args)
+        if args.command == "audit":
+            return _audit(args)
         # check and latex
         return _check(args)
     except CitecheckError as exc:

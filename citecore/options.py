@@ -45,6 +45,8 @@ OPTION_NAMES = (
     "refresh",
     "snapshot",
     "timeout",
+    "ground",
+    "sources",
 )
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
@@ -71,6 +73,8 @@ class Options:
     refresh: bool = False
     snapshot: Path | None = None
     timeout: float = 20.0
+    ground: bool = False
+    sources: Path | None = None
     today: dt.date = field(default_factory=dt.date.today)
 
 
@@ -180,5 +184,7 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         refresh=_as_bool("refresh", merged.get("refresh", False)),
         snapshot=Path(str(merged["snapshot"])) if merged.get("snapshot") else None,
         timeout=_as_seconds(merged.get("timeout", 20.0)),
+        ground=_as_bool("ground", merged.get("ground", False)),
+        sources=Path(str(merged["sources"])) if merged.get("sources") else None,
         today=today or dt.date.today(),
     )

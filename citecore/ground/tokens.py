@@ -16,8 +16,25 @@ _STOP = frozenset(
     not no nor but if so such can could may might will would should has have had do does did
     also more most very via per each other any all some both""".split()
 )
-NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "without", "neither", "cannot",
-                       "fail", "fails", "failed", "lack", "lacks", "absent", "unable"})
+NEGATIONS = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "none",
+        "nor",
+        "without",
+        "neither",
+        "cannot",
+        "fail",
+        "fails",
+        "failed",
+        "lack",
+        "lacks",
+        "absent",
+        "unable",
+    }
+)
 
 
 def normalize(text: str) -> str:
