@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from citecore.cli import main
 from citecore.ground.align import AlignedSource
 from citecore.ground.evidence import Passage, RankedPassage
+from citecore.ground.judges import JudgeVerdict
 from citecore.ground.judges.local import LocalJudge
 from citecore.ground.sources import file_field_paths
 from citecore.ground.text import Page, SourceText, read_source
@@ -180,9 +182,14 @@ def test_judgments_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         "json",
     ]
     main(args)
-    calls = []
+    calls: list[str] = []
     original = LocalJudge.judge
-    monkeypatch.setattr(LocalJudge, "judge", lambda self, *a: calls.append(1) or original(self, *a))
+
+    def counting(self: LocalJudge, *arguments: Any) -> JudgeVerdict:
+        calls.append("judge")
+        return original(self, *arguments)
+
+    monkeypatch.setattr(LocalJudge, "judge", counting)
     main(args)
     assert calls == []
 
