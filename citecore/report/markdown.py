@@ -30,6 +30,15 @@ def render(result: CheckResult, only_issues: bool = False) -> str:
         + (", ".join(f"{n} {s}" for s, n in sorted(counts["by_severity"].items())) or "none"),
         "- reference verdicts: "
         + ", ".join(f"{n} {v}" for v, n in sorted(counts["by_verdict"].items())),
+    ]
+    if result.grounding:
+        ungrounded = sum(1 for g in result.grounding.values() if g.ungrounded)
+        lines.append(
+            "- grounding: "
+            + ", ".join(f"{n} {s}" for s, n in sorted(counts["by_status"].items()))
+            + f" ({ungrounded} ungrounded)"
+        )
+    lines += [
         "",
     ]
     findings = [f for f in result.findings if not only_issues or f.severity is not Severity.INFO]
