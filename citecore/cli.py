@@ -24,6 +24,7 @@ SUBCOMMANDS = (
     "latexmk-hook",
     "install-latex",
     "audit",
+    "ask",
     "filter",
     "verify",
     "snapshot",
@@ -132,6 +133,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     build.add_argument("dumps", nargs="+", type=Path, metavar="DUMP.jsonl")
     build.add_argument("-o", "--output", type=Path, required=True, metavar="SNAPSHOT")
+
+    ask = commands.add_parser("ask", help="ask one cited source one question")
+    ask.add_argument("key", help="@key of the source")
+    ask.add_argument("question")
+    ask.add_argument(
+        "--bib", "--bibliography", action="append", default=[], metavar="FILE", required=True
+    )
+    ask.add_argument("--sources", type=Path, metavar="DIR")
+    ask.add_argument("--passages", type=int, default=3, help="how many passages to show")
 
     audit = commands.add_parser(
         "audit", help="list cited keys with no readable source (no network, no model)"
@@ -311,6 +321,31 @@ def _latexmk_hook(args: argparse.Namespace) -> int:
 STY = Path(__file__).resolve().parents[1] / "latexmk" / "citecheck.sty"
 
 
+def _ask(args: argparse.Namespace) -> int:
+    """The local judge's answer to one question about one source, with passages and pages."""
+    from citecore.bib.loader import load_bibliographies
+    from citecore.ground.evidence import EvidenceIndex, passages
+    from citecore.ground.judges.local import LocalJudge
+    from citecore.ground.sources import source_files
+    from citecore.ground.text import read_source
+
+    key = args.key.removeprefix("@")
+    bibliography = load_bibliographies([Path(b) for b in args.bib])
+    reference = bibliography.references.get(key)
+    if reference is None:
+        raise CitecheckError(f"@{key} is not in {', '.join(str(b) for b in args.bib)}")
+    files = source_files(reference, [Path(b).parent for b in args.bib], args.sources)
+    if not files:
+        raise CitecheckError(f"@{key} has no readable source file")
+    index = EvidenceIndex([p for f in files for p in passages(read_source(f))])
+    ranked = index.rank(args.question, args.passages)
+    verdict = LocalJudge().judge(args.question, ranked)
+    print(f"{verdict.status.value}: {verdict.reason}")
+    for item in ranked:
+        print(f"\n[{Path(item.passage.source).name}, p. {item.passage.page}] {item.passage.text}")
+    return 0
+
+
 def _audit(args: argparse.Namespace) -> int:
     """Cited keys without a readable source file; exit 1 when there are any."""
     from citecore.api import check_latex_file, check_markdown_file
@@ -431,6 +466,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _install_latex(args)
         if args.command == "audit":
             return _audit(args)
+        if args.command == "ask":
+            return _ask(args)
         # check and latex
         return _check(args)
     except CitecheckError as exc:

@@ -207,3 +207,25 @@ def test_a_pdf_made_here_gives_the_page(tmp_path: Path) -> None:
         "raised the reaction yield to 87 percent at room temperature"
     )
     assert aligned.grounded() and aligned.page == 2
+
+
+def test_ask_one_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(f"@misc{{v, title = {{Attention}}, file = {{:{VASWANI}:PDF}}}}\n")
+    assert (
+        main(
+            [
+                "ask",
+                "@v",
+                "How large was the WMT 2014 English-German dataset?",
+                "--bib",
+                str(bib),
+                "--passages",
+                "2",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith(("supported:", "partial:"))
+    assert "p. 7] " in out and "4.5 million sentence pairs" in out
