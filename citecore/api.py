@@ -23,8 +23,10 @@ from citecore.checks import (
     reference_findings,
     verdict_findings,
 )
+from citecore.errors import OptionsError
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import MarkdownExtraction, extract_citations, nocite_keys
+from citecore.ground.judges import Judge
 from citecore.model import (
     Bibliography,
     CheckResult,
@@ -170,11 +172,25 @@ def ground(
     """Grounding verdicts when the options ask for them (`ground: true`), else none."""
     if not options.ground:
         return {}
-    from citecore.ground.judges.local import LocalJudge
     from citecore.ground.run import ground_citations
 
     with Cache(options.cache) as cache:
-        return ground_citations(citations, bibliography, LocalJudge(), options.sources, cache)
+        return ground_citations(
+            citations, bibliography, make_judge(options), options.sources, cache
+        )
+
+
+def make_judge(options: Options) -> Judge:
+    """The judge the options name: `local` (offline, lexical) or `openai` (any compatible
+    endpoint at `judge-url`, model `judge-model`)."""
+    from citecore.ground.judges.local import LocalJudge
+    from citecore.ground.judges.openai_compat import OpenAICompatJudge
+
+    if options.judge == "openai":
+        if not options.judge_url or not options.judge_model:
+            raise OptionsError("judge openai needs judge-url and judge-model")
+        return OpenAICompatJudge(options.judge_url, options.judge_model, options.timeout)
+    return LocalJudge()
 
 
 def registry_verifier(options: Options) -> Verifier | None:

@@ -74,6 +74,9 @@ def _document_command(
         metavar="DIR",
         help="folder of source files named <key>.pdf|.md|.txt",
     )
+    check.add_argument("--judge", choices=["local", "openai"])
+    check.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible endpoint")
+    check.add_argument("--judge-model", metavar="NAME")
     return check
 
 
@@ -187,6 +190,9 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         "timeout": args.timeout,
         "ground": getattr(args, "ground", None),
         "sources": getattr(args, "sources", None),
+        "judge": getattr(args, "judge", None),
+        "judge_url": getattr(args, "judge_url", None),
+        "judge_model": getattr(args, "judge_model", None),
     }
     return {k: v for k, v in layer.items() if v is not None}
 

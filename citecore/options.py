@@ -47,6 +47,9 @@ OPTION_NAMES = (
     "timeout",
     "ground",
     "sources",
+    "judge",
+    "judge_url",
+    "judge_model",
 )
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
@@ -75,6 +78,9 @@ class Options:
     timeout: float = 20.0
     ground: bool = False
     sources: Path | None = None
+    judge: str = "local"
+    judge_url: str = ""
+    judge_model: str = ""
     today: dt.date = field(default_factory=dt.date.today)
 
 
@@ -134,6 +140,16 @@ def _as_seconds(value: Any) -> float:
     return seconds
 
 
+_JUDGES = ("local", "openai")
+
+
+def _as_judge(value: Any) -> str:
+    name = str(value).strip().lower()
+    if name not in _JUDGES:
+        raise OptionsError(f"option judge: unknown judge {value!r} (known: {', '.join(_JUDGES)})")
+    return name
+
+
 def environment_layer(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The options set as `CITECHECK_<OPTION>` in the environment."""
     environ = os.environ if environ is None else environ
@@ -186,5 +202,8 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         timeout=_as_seconds(merged.get("timeout", 20.0)),
         ground=_as_bool("ground", merged.get("ground", False)),
         sources=Path(str(merged["sources"])) if merged.get("sources") else None,
+        judge=_as_judge(merged.get("judge", "local")),
+        judge_url=str(merged.get("judge_url", "")),
+        judge_model=str(merged.get("judge_model", "")),
         today=today or dt.date.today(),
     )

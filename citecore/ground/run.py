@@ -19,6 +19,7 @@ from citecore.errors import InputError
 from citecore.ground.align import AlignedSource
 from citecore.ground.evidence import EvidenceIndex, passages
 from citecore.ground.judges import Judge
+from citecore.ground.judges.prompt import PROMPT_VERSION
 from citecore.ground.sources import source_files
 from citecore.ground.text import SourceText, read_source
 from citecore.model import Bibliography, Citation, CitationResult, GroundingStatus
@@ -26,8 +27,6 @@ from citecore.serialize import record_from_data, to_data
 
 logger = logging.getLogger(__name__)
 
-# Bump when evidence selection or the judges' instructions change what a verdict would be.
-PROMPT_VERSION = "1"
 _CITATION_MARKS = re.compile(r"\[[^\]]*@[^\]]*\]|-?@[\w:.#$%&\-+?<>~/]+|\[…\]")
 
 
