@@ -174,10 +174,12 @@ def ground(
         return {}
     from citecore.ground.run import ground_citations
 
-    with Cache(options.cache) as cache:
-        return ground_citations(
-            citations, bibliography, make_judge(options), options.sources, cache
-        )
+    judge = make_judge(options)
+    try:
+        with Cache(options.cache) as cache:
+            return ground_citations(citations, bibliography, judge, options.sources, cache)
+    finally:
+        judge.close()
 
 
 def make_judge(options: Options) -> Judge:

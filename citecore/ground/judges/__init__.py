@@ -34,3 +34,7 @@ class Judge(Protocol):
     def judge(self, claim: str, evidence: Sequence[RankedPassage]) -> JudgeVerdict:
         """The verdict for `claim` given `evidence` (best first)."""
         ...
+
+    def close(self) -> None:
+        """Release connections the judge holds."""
+        ...

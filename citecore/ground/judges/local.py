@@ -82,5 +82,8 @@ class LocalJudge:
             return self._verdict(GroundingStatus.PARTIAL, best.passage.text, words)
         return self._verdict(GroundingStatus.UNSUPPORTED, best.passage.text, words)
 
+    def close(self) -> None:
+        """Nothing to release: the local judge holds no connection."""
+
     def _verdict(self, status: GroundingStatus, passage: str, reason: str) -> JudgeVerdict:
         return JudgeVerdict(status, passage, f"lexical judge: {reason}", self.name, self.model)
