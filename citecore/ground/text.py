@@ -19,7 +19,7 @@ from citecore.serialize import record_from_data, to_data
 logger = logging.getLogger(__name__)
 
 # Bump when extraction changes what a page's text is.
-TEXT_VERSION = "1"
+TEXT_VERSION = "2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,9 @@ class SourceText:
 def _pdf_pages(path: Path) -> list[str]:
     import pymupdf4llm
 
+    # The layout-model path is slower and needs far more memory; the plain path keeps pages,
+    # tables (as Markdown) and footnotes, which is what evidence ranking and alignment need.
+    pymupdf4llm.use_layout(False)
     # pymupdf4llm reports its own diagnostics on stdout, which in a pandoc filter is the AST.
     with contextlib.redirect_stdout(io.StringIO()) as chatter:
         try:
