@@ -22,6 +22,7 @@ from citecore.annotate import annotate
 from citecore.api import DocumentCheck, check_document, metadata_options, registry_verifier
 from citecore.errors import CitecheckError
 from citecore.extract.locate import SourceFile
+from citecore.model import CheckResult
 from citecore.options import (
     PROJECT_FILE,
     Options,
@@ -121,7 +122,26 @@ def run_filter(
     outcome = _emit(doc, output_format, options, check, err)
     read = [s.name for s in sources] + [str(folder / PROJECT_FILE)]
     read += [b for b in check.result.bibliography.sources if Path(b).is_file()]
+    if options.ground:
+        read += [str(p) for p in grounding_inputs(check.result, options.sources)]
     return replace(outcome, dependencies=tuple(dict.fromkeys(read)))
+
+
+def grounding_inputs(result: CheckResult, sources_dir: Path | None) -> list[Path]:
+    """Every file grounding read or would read if it appeared: the cited entries' source files
+    and their `<key>.pdf|.md|.txt` places in the sources folder (absent ones count too, so that
+    adding a source re-runs the check)."""
+    from citecore.ground.sources import READABLE_SUFFIXES, source_files
+
+    folders = [Path(s).parent for s in result.bibliography.sources if Path(s).is_file()]
+    paths: list[Path] = []
+    for key in dict.fromkeys(c.key for c in result.citations):
+        reference = result.bibliography.references.get(key)
+        if reference is not None:
+            paths += source_files(reference, folders, sources_dir)
+        if sources_dir is not None:
+            paths += [sources_dir / f"{key}{suffix}" for suffix in READABLE_SUFFIXES]
+    return paths
 
 
 def _emit(

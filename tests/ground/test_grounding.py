@@ -229,3 +229,29 @@ def test_ask_one_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith(("supported:", "partial:"))
     assert "p. 7] " in out and "4.5 million sentence pairs" in out
+
+
+def test_a_swapped_source_is_read_again_on_rebuild(tmp_path: Path) -> None:
+    """Through real pandoc: the rebuild replay must notice that a source file changed."""
+    paper = _project(
+        tmp_path,
+        ["Our method reduced classification errors by 35 percent on the benchmark [@notes2020]."],
+    )
+    args = [
+        "paper.md",
+        "--filter",
+        "citecheck",
+        "-t",
+        "html",
+        "-M",
+        "citecheck.ground=true",
+        "-M",
+        "citecheck.sources=sources",
+        "-M",
+        "citecheck.verify=false",
+        "-M",
+        "citecheck.fail-on=unsupported",
+    ]
+    assert run_pandoc(*args, cwd=paper.parent, check=False).returncode == 0
+    (tmp_path / "sources" / "notes2020.md").write_text("Only unrelated text about weather.")
+    assert run_pandoc(*args, cwd=paper.parent, check=False).returncode != 0
