@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import panflute as pf
 from panflute.tools import meta2builtin
@@ -26,7 +26,6 @@ from citecore.checks import (
 from citecore.errors import OptionsError
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import MarkdownExtraction, extract_citations, nocite_keys
-from citecore.ground.judges import Judge
 from citecore.model import (
     Bibliography,
     CheckResult,
@@ -41,6 +40,9 @@ from citecore.model import (
 from citecore.options import Options
 from citecore.pandoc import read_markdown
 from citecore.verify import Verifier
+
+if TYPE_CHECKING:
+    from citecore.ground.judges import Judge
 
 
 @dataclass(frozen=True, slots=True)
