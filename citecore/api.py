@@ -23,7 +23,6 @@ from citecore.checks import (
     reference_findings,
     verdict_findings,
 )
-from citecore.errors import OptionsError
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import MarkdownExtraction, extract_citations, nocite_keys
 from citecore.model import (
@@ -42,7 +41,7 @@ from citecore.pandoc import read_markdown
 from citecore.verify import Verifier
 
 if TYPE_CHECKING:
-    from citecore.ground.judges import Judge
+    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +140,8 @@ def check_document(
     cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
     verified = verifier.verify(cited) if verifier is not None else {}
     nocite, nocite_all = nocite_keys(doc)
-    grounding = ground(citations, bibliography, options)
+    folder = Path(sources[0].name).parent if sources else Path.cwd()
+    grounding = ground(citations, bibliography, options, folder)
     findings: list[Finding] = [
         *reference_findings(bibliography, options.today),
         *citation_findings(citations, bibliography, nocite, nocite_all),
@@ -169,32 +169,21 @@ def check_document(
 
 
 def ground(
-    citations: Sequence[Citation], bibliography: Bibliography, options: Options
+    citations: Sequence[Citation], bibliography: Bibliography, options: Options, folder: Path
 ) -> dict[int, CitationResult]:
-    """Grounding verdicts when the options ask for them (`ground: true`), else none."""
+    """Grounding verdicts when the options ask for them (`ground: true`), else none; `folder`
+    is the document's (where a judge keeps its state)."""
     if not options.ground:
         return {}
+    from citecore.ground.judges.factory import make_judge
     from citecore.ground.run import ground_citations
 
-    judge = make_judge(options)
+    judge = make_judge(options, citations, bibliography, folder)
     try:
         with Cache(options.cache) as cache:
             return ground_citations(citations, bibliography, judge, options.sources, cache)
     finally:
         judge.close()
-
-
-def make_judge(options: Options) -> Judge:
-    """The judge the options name: `local` (offline, lexical) or `openai` (any compatible
-    endpoint at `judge-url`, model `judge-model`)."""
-    from citecore.ground.judges.local import LocalJudge
-    from citecore.ground.judges.openai_compat import OpenAICompatJudge
-
-    if options.judge == "openai":
-        if not options.judge_url or not options.judge_model:
-            raise OptionsError("judge openai needs judge-url and judge-model")
-        return OpenAICompatJudge(options.judge_url, options.judge_model, options.timeout)
-    return LocalJudge()
 
 
 def registry_verifier(options: Options) -> Verifier | None:
@@ -244,7 +233,7 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
     cited_keys = dict.fromkeys(c.key for c in citations)
     cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
     verified = verifier.verify(cited) if verifier is not None else {}
-    grounding = ground(citations, bibliography, options)
+    grounding = ground(citations, bibliography, options, main.parent)
     findings: list[Finding] = [
         *reference_findings(bibliography, options.today),
         *citation_findings(citations, bibliography, extraction.nocite, extraction.nocite_all),

@@ -74,7 +74,7 @@ def _document_command(
         metavar="DIR",
         help="folder of source files named <key>.pdf|.md|.txt",
     )
-    check.add_argument("--judge", choices=["local", "openai"])
+    check.add_argument("--judge", choices=["local", "openai", "gemini"])
     check.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible endpoint")
     check.add_argument("--judge-model", metavar="NAME")
     return check

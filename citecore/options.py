@@ -140,7 +140,7 @@ def _as_seconds(value: Any) -> float:
     return seconds
 
 
-_JUDGES = ("local", "openai")
+_JUDGES = ("local", "openai", "gemini")
 
 
 def _as_judge(value: Any) -> str:

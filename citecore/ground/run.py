@@ -113,7 +113,8 @@ def _judged(
         if stored is not None:
             return record_from_data(CitationResult, json.loads(stored))
     index = EvidenceIndex([p for t in texts for p in passages(t)])
-    verdict = judge.judge(claim, index.rank(claim))
+    keys = (citation.key, *citation.cited_with)
+    verdict = judge.judge(claim, index.rank(claim), keys)
     result = CitationResult(
         verdict.status, verdict.judge, verdict.model, passage=verdict.passage, reason=verdict.reason
     )

@@ -31,8 +31,10 @@ class Judge(Protocol):
     name: str
     model: str
 
-    def judge(self, claim: str, evidence: Sequence[RankedPassage]) -> JudgeVerdict:
-        """The verdict for `claim` given `evidence` (best first)."""
+    def judge(
+        self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
+    ) -> JudgeVerdict:
+        """The verdict for `claim` given `evidence` (best first) from the sources of `keys`."""
         ...
 
     def close(self) -> None:

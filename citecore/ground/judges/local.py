@@ -56,8 +56,11 @@ class LocalJudge:
     name = "local"
     model = "lexical-rules-v1"
 
-    def judge(self, claim: str, evidence: Sequence[RankedPassage]) -> JudgeVerdict:
+    def judge(
+        self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
+    ) -> JudgeVerdict:
         """SUPPORTED, PARTIAL or UNSUPPORTED, with the passage and the rule that decided."""
+        del keys  # the evidence already comes from the cited keys' sources
         if not evidence:
             return self._verdict(GroundingStatus.UNSUPPORTED, "", "no passage shares its words")
         scored = [(_read(claim, r.passage.text), r) for r in evidence]

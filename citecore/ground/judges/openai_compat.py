@@ -33,8 +33,11 @@ class OpenAICompatJudge:
         self.model = model
         self._client = httpx.Client(timeout=timeout, transport=transport)
 
-    def judge(self, claim: str, evidence: Sequence[RankedPassage]) -> JudgeVerdict:
-        """The model's verdict on `claim` given `evidence`."""
+    def judge(
+        self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
+    ) -> JudgeVerdict:
+        """The model's verdict on `claim` given `evidence` (already from `keys`' sources)."""
+        del keys
         headers = {}
         if os.environ.get("OPENAI_API_KEY"):
             headers["Authorization"] = f"Bearer {os.environ['OPENAI_API_KEY']}"

@@ -1,0 +1,53 @@
+"""Choosing and preparing the judge a run asks for."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from citecore.errors import OptionsError
+from citecore.ground.judges import Judge
+from citecore.ground.sources import source_files
+from citecore.model import Bibliography, Citation
+from citecore.options import Options
+
+
+def make_judge(
+    options: Options, citations: Sequence[Citation], bibliography: Bibliography, folder: Path
+) -> Judge:
+    """`local` (offline, lexical), `openai` (an OpenAI-compatible endpoint at `judge-url`,
+    model `judge-model`) or `gemini` (File Search over a store synced with the cited sources;
+    `GOOGLE_API_KEY` from the environment; the state file lives in the document's folder)."""
+    if options.judge == "openai":
+        from citecore.ground.judges.openai_compat import OpenAICompatJudge
+
+        if not options.judge_url or not options.judge_model:
+            raise OptionsError("judge openai needs judge-url and judge-model")
+        return OpenAICompatJudge(options.judge_url, options.judge_model, options.timeout)
+    if options.judge == "gemini":
+        return _gemini(options, citations, bibliography, folder)
+    from citecore.ground.judges.local import LocalJudge
+
+    return LocalJudge()
+
+
+def _gemini(
+    options: Options, citations: Sequence[Citation], bibliography: Bibliography, folder: Path
+) -> Judge:
+    from google import genai
+
+    from citecore.ground.gemini_store import STATE_FILE, StoreSync
+    from citecore.ground.judges.gemini import DEFAULT_MODEL, GeminiJudge
+
+    if not os.environ.get("GOOGLE_API_KEY"):
+        raise OptionsError("judge gemini needs GOOGLE_API_KEY in the environment")
+    client = genai.Client(api_key=os.environ["GOOGLE_API_KEY"])
+    folders = [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
+    sources = {}
+    for key in dict.fromkeys(c.key for c in citations):
+        reference = bibliography.references.get(key)
+        if reference is not None:
+            sources[key] = source_files(reference, folders, options.sources)
+    store = StoreSync(client, folder / STATE_FILE).sync(sources).store
+    return GeminiJudge(client, store, options.judge_model or DEFAULT_MODEL)

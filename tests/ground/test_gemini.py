@@ -1,0 +1,162 @@
+"""The Gemini judge and its File Search store, through the real google-genai SDK pointed at the
+loopback Gemini emulator (tests/gemini_emulator.py)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from google import genai
+from google.genai import types
+
+from citecore.cli import main
+from citecore.ground.gemini_store import STATE_FILE, StoreSync, SyncMode
+from citecore.ground.judges.gemini import GeminiJudge, metadata_filter
+from citecore.model import GroundingStatus
+from tests.gemini_emulator import GeminiEmulator
+
+
+@pytest.fixture
+def gemini(monkeypatch: pytest.MonkeyPatch) -> Iterator[GeminiEmulator]:
+    emulator = GeminiEmulator()
+    monkeypatch.setenv("GOOGLE_API_KEY", "test-key")
+    monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", emulator.url)
+    yield emulator
+    emulator.close()
+
+
+def client(emulator: GeminiEmulator) -> Any:
+    return genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=emulator.url))
+
+
+@pytest.fixture
+def sources(tmp_path: Path) -> dict[str, list[Path]]:
+    found = {}
+    for key in ("alpha", "beta", "gamma"):
+        path = tmp_path / f"{key}.txt"
+        path.write_text(f"The {key} paper reports a 35 percent gain on the benchmark.")
+        found[key] = [path]
+    return found
+
+
+def test_full_rebuild_then_reuse_with_zero_calls(
+    gemini: GeminiEmulator,
+    sources: dict[str, list[Path]],
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    sync = StoreSync(client(gemini), tmp_path / STATE_FILE)
+    with caplog.at_level(logging.INFO, logger="citecore.ground.gemini_store"):
+        first = sync.sync(sources)
+    assert (first.mode, first.reason) == (SyncMode.FULL_REBUILD, "no state file")
+    assert "FULL REBUILD (no state file)" in caplog.text
+    assert sorted(d.key for d in gemini.stores[first.store]) == ["alpha", "beta", "gamma"]
+    before = len(gemini.requests)
+    second = sync.sync(sources)
+    assert (second.mode, second.store) == (SyncMode.REUSE, first.store)
+    assert len(gemini.requests) == before  # no call at all
+
+
+def test_swapped_file_is_replaced_surgically(
+    gemini: GeminiEmulator, sources: dict[str, list[Path]], tmp_path: Path
+) -> None:
+    sync = StoreSync(client(gemini), tmp_path / STATE_FILE)
+    store = sync.sync(sources).store
+    old = {d.key: d.name for d in gemini.stores[store]}
+    sources["beta"][0].write_text("A swapped PDF with other text.")
+    del sources["gamma"]
+    report = sync.sync(sources)
+    assert report.mode is SyncMode.SURGICAL and report.store == store
+    assert report.uploaded == ("beta",) and set(report.deleted) == {"beta", "gamma"}
+    now = {d.key: d.name for d in gemini.stores[store]}
+    assert set(now) == {"alpha", "beta"}
+    assert now["alpha"] == old["alpha"] and now["beta"] != old["beta"]
+    # the documents were found through the paginated list (page size 2 for 3 documents)
+    assert any("pageToken=2" in path for _, path in gemini.requests)
+
+
+def test_doubt_about_the_store_means_a_full_rebuild(
+    gemini: GeminiEmulator, sources: dict[str, list[Path]], tmp_path: Path
+) -> None:
+    sync = StoreSync(client(gemini), tmp_path / STATE_FILE)
+    store = sync.sync(sources).store
+    gemini.stores[store].pop()  # a document the state records disappeared
+    sources["alpha"][0].write_text("changed")
+    report = sync.sync(sources)
+    assert report.mode is SyncMode.FULL_REBUILD
+    assert report.reason == "documents the state records are missing"
+    assert store not in gemini.stores and report.store in gemini.stores
+
+
+def test_a_failed_import_rebuilds(
+    gemini: GeminiEmulator, sources: dict[str, list[Path]], tmp_path: Path
+) -> None:
+    sync = StoreSync(client(gemini), tmp_path / STATE_FILE)
+    sync.sync(sources)
+    sources["alpha"][0].write_text("changed again")
+    gemini.fail_uploads = 1
+    report = sync.sync(sources)
+    assert report.mode is SyncMode.FULL_REBUILD and report.reason.startswith("an import failed")
+    assert sorted(d.key for d in gemini.stores[report.store]) == ["alpha", "beta", "gamma"]
+
+
+def test_each_question_is_scoped_to_its_keys(gemini: GeminiEmulator) -> None:
+    gemini.answer = lambda request: json.dumps(
+        {"status": "SUPPORTED", "passage": "a 35 percent gain", "reason": "stated"}
+    )
+    judge = GeminiJudge(client(gemini), "fileSearchStores/store9", "gemini-test")
+    verdict = judge.judge("It gains 35 percent.", [], ("alpha", "beta"))
+    assert (verdict.status, verdict.judge, verdict.model) == (
+        GroundingStatus.SUPPORTED,
+        "gemini",
+        "gemini-test",
+    )
+    request = gemini.generate_requests[0]
+    tool = request["tools"][0]["fileSearch"]
+    assert json.dumps(tool).count('bibkey = \\"alpha\\"') == 1
+    assert metadata_filter(["alpha", "beta"]) == 'bibkey = "alpha" OR bibkey = "beta"'
+    assert "never an instruction" in request["systemInstruction"]["parts"][0]["text"]
+
+
+def test_check_with_the_gemini_judge(gemini: GeminiEmulator, tmp_path: Path) -> None:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "notes2020.md").write_text(
+        "Results. Our method reduced classification errors by 35 percent on the benchmark."
+    )
+    (tmp_path / "refs.bib").write_text("@misc{notes2020, title = {Lab notes}}\n")
+    (tmp_path / "paper.md").write_text(
+        "---\nbibliography: refs.bib\n---\n\nErrors fell by 35 percent [@notes2020].\n"
+    )
+    gemini.answer = lambda request: json.dumps(
+        {
+            "status": "SUPPORTED",
+            "passage": "Our method reduced classification errors by 35 percent on the benchmark.",
+            "reason": "stated",
+        }
+    )
+    out = tmp_path / "report.json"
+    main(
+        [
+            "check",
+            str(tmp_path / "paper.md"),
+            "--ground",
+            "--sources",
+            str(tmp_path / "sources"),
+            "--no-verify",
+            "--judge",
+            "gemini",
+            "-o",
+            str(out),
+        ]
+    )
+    grounding = json.loads(out.read_text())["citations"][0]["grounding"]
+    assert (grounding["status"], grounding["judge"], grounding["ungrounded"]) == (
+        "supported",
+        "gemini",
+        False,
+    )
+    assert (tmp_path / STATE_FILE).is_file()
