@@ -176,12 +176,13 @@ def ground(
     if not options.ground:
         return {}
     from citecore.ground.judges.factory import make_judge
-    from citecore.ground.run import ground_citations
+    from citecore.ground.run import GroundingPlan, ground_citations
 
     judge = make_judge(options, citations, bibliography, folder)
     try:
         with Cache(options.cache) as cache:
-            return ground_citations(citations, bibliography, judge, options.sources, cache)
+            plan = GroundingPlan(options.sequential, options.limit, options.dry_run)
+            return ground_citations(citations, bibliography, judge, options.sources, cache, plan)
     finally:
         judge.close()
 

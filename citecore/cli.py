@@ -77,6 +77,24 @@ def _document_command(
     check.add_argument("--judge", choices=["local", "openai", "gemini"])
     check.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible endpoint")
     check.add_argument("--judge-model", metavar="NAME")
+    check.add_argument(
+        "--retry-model",
+        metavar="NAME",
+        help="ask UNSUPPORTED claims again with this (stronger) Gemini model",
+    )
+    check.add_argument(
+        "--sequential",
+        action="store_true",
+        default=None,
+        help="one model call at a time instead of one batch",
+    )
+    check.add_argument("--limit", type=int, metavar="N", help="judge at most N citations")
+    check.add_argument(
+        "--dry-run",
+        action="store_true",
+        default=None,
+        help="print the questions a judge would get, make no call",
+    )
     return check
 
 
@@ -193,6 +211,10 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         "judge": getattr(args, "judge", None),
         "judge_url": getattr(args, "judge_url", None),
         "judge_model": getattr(args, "judge_model", None),
+        "retry_model": getattr(args, "retry_model", None),
+        "sequential": getattr(args, "sequential", None),
+        "limit": getattr(args, "limit", None),
+        "dry_run": getattr(args, "dry_run", None),
     }
     return {k: v for k, v in layer.items() if v is not None}
 

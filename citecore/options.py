@@ -50,6 +50,10 @@ OPTION_NAMES = (
     "judge",
     "judge_url",
     "judge_model",
+    "retry_model",
+    "sequential",
+    "limit",
+    "dry_run",
 )
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
@@ -81,6 +85,10 @@ class Options:
     judge: str = "local"
     judge_url: str = ""
     judge_model: str = ""
+    retry_model: str = ""
+    sequential: bool = False
+    limit: int | None = None
+    dry_run: bool = False
     today: dt.date = field(default_factory=dt.date.today)
 
 
@@ -205,5 +213,9 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         judge=_as_judge(merged.get("judge", "local")),
         judge_url=str(merged.get("judge_url", "")),
         judge_model=str(merged.get("judge_model", "")),
+        retry_model=str(merged.get("retry_model", "")),
+        sequential=_as_bool("sequential", merged.get("sequential", False)),
+        limit=int(merged["limit"]) if merged.get("limit") not in (None, "") else None,
+        dry_run=_as_bool("dry_run", merged.get("dry_run", False)),
         today=today or dt.date.today(),
     )

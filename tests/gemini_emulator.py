@@ -33,6 +33,7 @@ class GeminiEmulator:
     stores: dict[str, list[Document]] = field(default_factory=dict)
     requests: list[tuple[str, str]] = field(default_factory=list)
     generate_requests: list[dict[str, Any]] = field(default_factory=list)
+    batches: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     _pending: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     _counter: int = 0
 
@@ -122,6 +123,42 @@ class GeminiEmulator:
                 del self.stores[path]
                 return 200, {}, None
             return 200, {"name": path}, None
+        if path.startswith("models/") and path.endswith(":batchGenerateContent"):
+            requests = json.loads(body)["batch"]["inputConfig"]["requests"]["requests"]
+            name = self._next("batches/job")
+            self.batches[name] = requests
+            return 200, {"name": name, "metadata": self._batch(name, "BATCH_STATE_PENDING")}, None
+        if path.startswith("batches/"):
+            responses = []
+            for item in self.batches[path]:
+                self.generate_requests.append(item["request"])
+                text = self.answer(item["request"])
+                responses.append(
+                    {
+                        "response": {
+                            "candidates": [
+                                {"content": {"role": "model", "parts": [{"text": text}]}}
+                            ]
+                        },
+                        "metadata": item.get("metadata", {}),
+                    }
+                )
+            output = {"inlinedResponses": {"inlinedResponses": responses}}
+            metadata = {**self._batch(path, "BATCH_STATE_SUCCEEDED"), "output": output}
+            return (
+                200,
+                {
+                    "name": path,
+                    "metadata": metadata,
+                    "done": True,
+                    "response": {
+                        "@type": "type.googleapis.com/google.ai.generativelanguage.v1main."
+                        "GenerateContentBatchOutput",
+                        **output,
+                    },
+                },
+                None,
+            )
         if path.startswith("models/") and path.endswith(":generateContent"):
             request = json.loads(body)
             self.generate_requests.append(request)
@@ -139,6 +176,15 @@ class GeminiEmulator:
                 None,
             )
         return 404, {"error": {"code": 404, "message": f"no route {method} {path}"}}, None
+
+    @staticmethod
+    def _batch(name: str, state: str) -> dict[str, Any]:
+        return {
+            "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
+            "name": name,
+            "model": "models/m",
+            "state": state,
+        }
 
     def _upload(
         self, path: str, query: dict[str, list[str]], body: bytes, headers: dict[str, str]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,9 +18,9 @@ from pathlib import Path
 from citecore.cache import Cache, content_key
 from citecore.errors import InputError
 from citecore.ground.align import AlignedSource
-from citecore.ground.evidence import EvidenceIndex, passages
-from citecore.ground.judges import Judge
-from citecore.ground.judges.prompt import PROMPT_VERSION
+from citecore.ground.evidence import EvidenceIndex, RankedPassage, passages
+from citecore.ground.judges import Judge, JudgeVerdict
+from citecore.ground.judges.prompt import PROMPT_VERSION, user_message
 from citecore.ground.sources import source_files
 from citecore.ground.text import SourceText, read_source
 from citecore.model import Bibliography, Citation, CitationResult, GroundingStatus
@@ -58,17 +59,44 @@ class _Sources:
         return self.aligners[source.sha256]
 
 
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One claim to judge: what the judge is asked, and what the answer is checked against."""
+
+    index: int
+    citation: Citation
+    claim: str
+    evidence: tuple[RankedPassage, ...]
+    keys: tuple[str, ...]
+    texts: tuple[SourceText, ...]
+    cache_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class GroundingPlan:
+    """How to run the judge: in one batch or one call at a time, how many, or not at all."""
+
+    sequential: bool = False
+    limit: int | None = None
+    dry_run: bool = False
+
+
 def ground_citations(
     citations: Sequence[Citation],
     bibliography: Bibliography,
     judge: Judge,
     sources_dir: Path | None = None,
     cache: Cache | None = None,
+    plan: GroundingPlan | None = None,
 ) -> dict[int, CitationResult]:
-    """A grounding verdict for every citation, by its index in `citations`."""
+    """A grounding verdict for every citation, by its index in `citations`. Cached judgments
+    are reused; the rest are asked in one batch when the judge can (`judge_many`), else one by
+    one. With a `limit` only that many are asked; a dry run prints the questions and asks none."""
+    plan = plan or GroundingPlan()
     bibliography_dirs = [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
     state = _Sources(cache)
     results: dict[int, CitationResult] = {}
+    questions: list[Question] = []
     for index, citation in enumerate(citations):
         keys = (citation.key, *citation.cited_with)
         texts = []
@@ -88,19 +116,36 @@ def ground_citations(
                 reason="no readable source file for this key",
             )
             continue
-        results[index] = _judged(citation, texts, judge, state, cache)
+        question = _question(index, citation, tuple(texts), judge)
+        stored = cache.get("grounding", question.cache_key) if cache is not None else None
+        if stored is not None:
+            results[index] = record_from_data(CitationResult, json.loads(stored))
+        else:
+            questions.append(question)
+    if plan.limit is not None:
+        questions = questions[: plan.limit]
+    if plan.dry_run:
+        for question in questions:
+            print(
+                f"--- {question.citation.location}: {question.claim}\n"
+                f"{user_message(question.claim, question.evidence)}",
+                file=sys.stderr,
+            )
+        return results
+    verdicts = _ask(judge, questions, plan.sequential)
+    for question, verdict in zip(questions, verdicts, strict=True):
+        result = _proved(question, verdict, state)
+        if cache is not None and result.status is not GroundingStatus.ERROR:
+            cache.put("grounding", question.cache_key, json.dumps(to_data(result)))
+        results[question.index] = result
     return results
 
 
-def _judged(
-    citation: Citation,
-    texts: list[SourceText],
-    judge: Judge,
-    state: _Sources,
-    cache: Cache | None,
-) -> CitationResult:
+def _question(
+    index: int, citation: Citation, texts: tuple[SourceText, ...], judge: Judge
+) -> Question:
     claim = claim_text(citation)
-    key = content_key(
+    cache_key = content_key(
         PROMPT_VERSION,
         judge.name,
         judge.model,
@@ -108,28 +153,39 @@ def _judged(
         str(citation.signal is not None),
         *sorted(t.sha256 for t in texts),
     )
-    if cache is not None:
-        stored = cache.get("grounding", key)
-        if stored is not None:
-            return record_from_data(CitationResult, json.loads(stored))
-    index = EvidenceIndex([p for t in texts for p in passages(t)])
+    evidence = EvidenceIndex([p for t in texts for p in passages(t)]).rank(claim)
     keys = (citation.key, *citation.cited_with)
-    verdict = judge.judge(claim, index.rank(claim), keys)
+    return Question(index, citation, claim, tuple(evidence), keys, texts, cache_key)
+
+
+def _ask(judge: Judge, questions: list[Question], sequential: bool) -> list[JudgeVerdict]:
+    """Every question's verdict: one batch when the judge offers one, else one at a time."""
+    if not questions:
+        return []
+    many = getattr(judge, "judge_many", None)
+    if many is not None and not sequential:
+        verdicts: list[JudgeVerdict] = many(
+            [(q.claim, list(q.evidence), q.keys) for q in questions]
+        )
+        return verdicts
+    return [judge.judge(q.claim, q.evidence, q.keys) for q in questions]
+
+
+def _proved(question: Question, verdict: JudgeVerdict, state: _Sources) -> CitationResult:
+    """The verdict, with the alignment proof for a supporting passage."""
     result = CitationResult(
         verdict.status, verdict.judge, verdict.model, passage=verdict.passage, reason=verdict.reason
     )
     if verdict.status in (GroundingStatus.SUPPORTED, GroundingStatus.PARTIAL):
-        alignments = [state.aligner(t).align(verdict.passage) for t in texts]
+        alignments = [state.aligner(t).align(verdict.passage) for t in question.texts]
         best = max(alignments, key=lambda a: (a.coverage, a.density))
         result = CitationResult(
             verdict.status,
             verdict.judge,
             verdict.model,
-            ungrounded=not best.grounded(signal=citation.signal is not None),
+            ungrounded=not best.grounded(signal=question.citation.signal is not None),
             page=best.page,
             passage=verdict.passage,
             reason=verdict.reason,
         )
-    if cache is not None and result.status is not GroundingStatus.ERROR:
-        cache.put("grounding", key, json.dumps(to_data(result)))
     return result

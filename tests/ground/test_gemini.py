@@ -160,3 +160,63 @@ def test_check_with_the_gemini_judge(gemini: GeminiEmulator, tmp_path: Path) -> 
         False,
     )
     assert (tmp_path / STATE_FILE).is_file()
+
+
+def _paper(tmp_path: Path, claims: list[str]) -> list[str]:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "notes2020.md").write_text(
+        "Results. Our method reduced classification errors by 35 percent on the benchmark."
+    )
+    (tmp_path / "refs.bib").write_text("@misc{notes2020, title = {Lab notes}}\n")
+    body = "\n\n".join(f"{claim} [@notes2020]." for claim in claims)
+    (tmp_path / "paper.md").write_text(f"---\nbibliography: refs.bib\n---\n\n{body}\n")
+    return [
+        "check",
+        str(tmp_path / "paper.md"),
+        "--ground",
+        "--sources",
+        str(tmp_path / "sources"),
+        "--no-verify",
+        "--judge",
+        "gemini",
+        "-f",
+        "json",
+    ]
+
+
+def test_batch_is_the_default_and_sequential_asks_one_by_one(
+    gemini: GeminiEmulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = _paper(tmp_path, ["Errors fell by 35 percent", "Errors fell sharply"])
+    main(args)
+    assert any(":batchGenerateContent" in path for _, path in gemini.requests)
+    assert not any(path.endswith(":generateContent") for _, path in gemini.requests)
+    statuses = [c["grounding"]["status"] for c in json.loads(capsys.readouterr().out)["citations"]]
+    assert statuses == ["unsupported", "unsupported"]
+    gemini.requests.clear()
+    main([*args, "--sequential", "--refresh"])
+    # judgments are cached: the same document asks nothing again, sequential or not
+    assert not any("generateContent" in path for _, path in gemini.requests)
+
+
+def test_dry_run_and_limit(
+    gemini: GeminiEmulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = _paper(tmp_path, ["Errors fell by 35 percent", "Errors fell sharply"])
+    main([*args, "--dry-run"])
+    captured = capsys.readouterr()
+    assert "<<<CLAIM\nErrors fell by 35 percent" in captured.err
+    assert not gemini.generate_requests
+    main([*args, "--limit", "1", "--sequential"])
+    assert len(gemini.generate_requests) == 1
+
+
+def test_retry_model_asks_unsupported_claims_again(gemini: GeminiEmulator) -> None:
+    def answer(request: dict[str, Any]) -> str:
+        return json.dumps({"status": "UNSUPPORTED", "passage": "", "reason": "first model"})
+
+    gemini.answer = answer
+    judge = GeminiJudge(client(gemini), "fileSearchStores/store9", "fast", "strong")
+    verdict = judge.judge("claim", [], ("alpha",))
+    assert verdict.model == "strong"
+    assert len(gemini.generate_requests) == 2

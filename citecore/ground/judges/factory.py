@@ -50,4 +50,4 @@ def _gemini(
         if reference is not None:
             sources[key] = source_files(reference, folders, options.sources)
     store = StoreSync(client, folder / STATE_FILE).sync(sources).store
-    return GeminiJudge(client, store, options.judge_model or DEFAULT_MODEL)
+    return GeminiJudge(client, store, options.judge_model or DEFAULT_MODEL, options.retry_model)

@@ -8,7 +8,8 @@ metadata filter to the documents of the keys the sentence cites. The key comes f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from citecore.ground.evidence import RankedPassage
@@ -30,16 +31,24 @@ class GeminiJudge:
 
     name = "gemini"
 
-    def __init__(self, client: Any, store: str, model: str = DEFAULT_MODEL) -> None:
+    def __init__(
+        self,
+        client: Any,
+        store: str,
+        model: str = DEFAULT_MODEL,
+        retry_model: str = "",
+        poll_seconds: float = 1.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.client = client
         self.store = store
         self.model = model
+        self.retry_model = retry_model
+        self.poll_seconds = poll_seconds
+        self.sleep = sleep
 
-    def judge(
-        self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
-    ) -> JudgeVerdict:
-        """The model's verdict, from the store's documents of `keys`."""
-        from google.genai import errors, types
+    def _config(self, keys: Sequence[str]) -> Any:
+        from google.genai import types
 
         tool = types.Tool(
             file_search=types.FileSearch(
@@ -47,18 +56,82 @@ class GeminiJudge:
                 metadata_filter=metadata_filter(keys) if keys else None,
             )
         )
-        config = types.GenerateContentConfig(
+        return types.GenerateContentConfig(
             system_instruction=INSTRUCTIONS, tools=[tool], temperature=0
         )
+
+    def _verdict(self, text: str, model: str) -> JudgeVerdict:
+        try:
+            answer = parse_answer(text)
+        except ValueError as exc:
+            reason = f"the model gave no usable answer: {exc}"
+            return JudgeVerdict(GroundingStatus.ERROR, "", reason[:300], self.name, model)
+        return JudgeVerdict(answer.status, answer.passage, answer.reason, self.name, model)
+
+    def judge(
+        self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
+    ) -> JudgeVerdict:
+        """The model's verdict, from the store's documents of `keys` (one call; with a retry
+        model, an UNSUPPORTED answer is asked again of that model)."""
+        verdict = self._ask_one(self.model, claim, evidence, keys)
+        if self.retry_model and verdict.status is GroundingStatus.UNSUPPORTED:
+            verdict = self._ask_one(self.retry_model, claim, evidence, keys)
+        return verdict
+
+    def _ask_one(
+        self, model: str, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str]
+    ) -> JudgeVerdict:
+        from google.genai import errors
+
         try:
             response = self.client.models.generate_content(
-                model=self.model, contents=user_message(claim, evidence), config=config
+                model=model, contents=user_message(claim, evidence), config=self._config(keys)
             )
-            answer = parse_answer(response.text or "")
-        except (errors.APIError, ValueError) as exc:
+        except errors.APIError as exc:
             reason = f"the model gave no usable answer: {type(exc).__name__}: {exc}"
-            return JudgeVerdict(GroundingStatus.ERROR, "", reason[:300], self.name, self.model)
-        return JudgeVerdict(answer.status, answer.passage, answer.reason, self.name, self.model)
+            return JudgeVerdict(GroundingStatus.ERROR, "", reason[:300], self.name, model)
+        return self._verdict(response.text or "", model)
+
+    def judge_many(
+        self, questions: Sequence[tuple[str, Sequence[RankedPassage], Sequence[str]]]
+    ) -> list[JudgeVerdict]:
+        """Every question in one Batch API job (cheaper, and no rate-limit dance); the job is
+        polled until it ends. UNSUPPORTED answers go to the retry model one by one."""
+        from google.genai import errors, types
+
+        requests = [
+            types.InlinedRequest(
+                contents=user_message(claim, evidence),
+                metadata={"question": str(number)},
+                config=self._config(keys),
+            )
+            for number, (claim, evidence, keys) in enumerate(questions)
+        ]
+        try:
+            job = self.client.batches.create(
+                model=self.model, src=requests, config={"display_name": "citecheck"}
+            )
+            wait = self.poll_seconds
+            while not job.done:  # polled with backoff: a batch takes seconds to hours
+                self.sleep(wait)
+                wait = min(wait * 2, 60.0)
+                job = self.client.batches.get(name=job.name)
+        except errors.APIError as exc:
+            reason = f"the batch failed: {type(exc).__name__}: {exc}"[:300]
+            return [
+                JudgeVerdict(GroundingStatus.ERROR, "", reason, self.name, self.model)
+                for _ in questions
+            ]
+        answers: dict[int, str] = {}
+        for item in (job.dest.inlined_responses if job.dest else None) or []:
+            number = int((item.metadata or {}).get("question", -1))
+            answers[number] = (item.response.text if item.response else "") or ""
+        verdicts = [self._verdict(answers.get(n, ""), self.model) for n in range(len(questions))]
+        if self.retry_model:
+            for number, (claim, evidence, keys) in enumerate(questions):
+                if verdicts[number].status is GroundingStatus.UNSUPPORTED:
+                    verdicts[number] = self._ask_one(self.retry_model, claim, evidence, keys)
+        return verdicts
 
     def close(self) -> None:
         """The client is the caller's."""
