@@ -3,6 +3,7 @@ finding kind, with the reasons as its tooltip, and a small stylesheet."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import panflute as pf
@@ -18,7 +19,19 @@ STYLESHEET = """<style>
 .citecheck-error::after { color: #b71c1c; }
 .citecheck-warning { background: #fff4e5; border-color: #a14d00; }
 .citecheck-warning::after { color: #a14d00; }
+.citecheck-info { background: #eef6ee; border-color: #2e7d32; }
+.citecheck-info::after { color: #2e7d32; }
 </style>"""
+
+
+_KIND = re.compile(r"[a-z_]+")
+
+
+def _kind(line: str) -> str:
+    """The kind a note line opens with ("undefined: …" → undefined, "supported, p. 7" →
+    supported), for a CSS class."""
+    match = _KIND.match(line)
+    return match.group(0) if match else "note"
 
 
 def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
@@ -27,7 +40,8 @@ def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
         return
     append_header_include(doc, pf.RawBlock(STYLESHEET, format="html"))
     for group, flag in flagged:
-        kinds = dict.fromkeys(line.split(":", 1)[0] for line in flag.lines)
+        # Each line opens with its kind ("undefined: …", "supported, p. 7 …").
+        kinds = dict.fromkeys(_kind(line) for line in flag.lines)
         container = group.element.container
         index = container.index(group.element)
         span = pf.Span(

@@ -16,7 +16,7 @@ from citecore.extract.markdown import CiteGroup
 _PREAMBLE = r"""\usepackage{xcolor}
 \definecolor{citecheck-error}{HTML}{B71C1C}
 \definecolor{citecheck-warning}{HTML}{A14D00}
-\definecolor{citecheck-info}{HTML}{0D47A1}
+\definecolor{citecheck-info}{HTML}{2E7D32}
 \DeclareRobustCommand{\citecheckMark}[2]{{\color{citecheck-#1}#2}}
 \DeclareRobustCommand{\citecheckNote}[2]{\marginpar{\raggedright\footnotesize
   \color{citecheck-#1}\textbf{citecheck:} #2}}

@@ -255,3 +255,27 @@ def test_a_swapped_source_is_read_again_on_rebuild(tmp_path: Path) -> None:
     assert run_pandoc(*args, cwd=paper.parent, check=False).returncode == 0
     (tmp_path / "sources" / "notes2020.md").write_text("Only unrelated text about weather.")
     assert run_pandoc(*args, cwd=paper.parent, check=False).returncode != 0
+
+
+def test_supported_citations_are_annotated_with_their_page(tmp_path: Path) -> None:
+    paper = _project(
+        tmp_path,
+        [
+            "The Transformer was trained on the WMT 2014 English-German dataset consisting of "
+            "about 4.5 million sentence pairs [@vaswani2017].",
+        ],
+    )
+    html = run_pandoc(
+        paper.name,
+        "--filter",
+        "citecheck",
+        "-t",
+        "html",
+        "-M",
+        "citecheck.ground=true",
+        "-M",
+        "citecheck.verify=false",
+        cwd=paper.parent,
+    ).stdout
+    assert 'class="citecheck citecheck-info' in html
+    assert "supported, p. 7 (local)" in html
