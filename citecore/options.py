@@ -82,7 +82,7 @@ class Options:
     timeout: float = 20.0
     ground: bool = False
     sources: Path | None = None
-    judge: str = "local"
+    judge: str = ""
     judge_url: str = ""
     judge_model: str = ""
     retry_model: str = ""
@@ -152,8 +152,9 @@ _JUDGES = ("local", "openai", "gemini")
 
 
 def _as_judge(value: Any) -> str:
+    """A judge name; "" leaves the choice to the environment (gemini with a key, else local)."""
     name = str(value).strip().lower()
-    if name not in _JUDGES:
+    if name and name not in _JUDGES:
         raise OptionsError(f"option judge: unknown judge {value!r} (known: {', '.join(_JUDGES)})")
     return name
 
@@ -210,7 +211,7 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         timeout=_as_seconds(merged.get("timeout", 20.0)),
         ground=_as_bool("ground", merged.get("ground", False)),
         sources=Path(str(merged["sources"])) if merged.get("sources") else None,
-        judge=_as_judge(merged.get("judge", "local")),
+        judge=_as_judge(merged.get("judge", "")),
         judge_url=str(merged.get("judge_url", "")),
         judge_model=str(merged.get("judge_model", "")),
         retry_model=str(merged.get("retry_model", "")),

@@ -72,6 +72,9 @@ def private_cache(
     # Tests never touch the internet: the registries are only the loopback emulator's, and a
     # run that is not pointed at it answers from the (empty) cache.
     monkeypatch.setenv("CITECHECK_OFFLINE", "1")
+    # A developer's own model key must not turn the tests' grounding into model calls.
+    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_API_KEY", "GOOGLE_GEMINI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
     return folder
 
 

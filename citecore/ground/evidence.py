@@ -1,8 +1,9 @@
 """Evidence: the passages of a source that best match a claim.
 
 Each page is cut into overlapping passages of a few sentences; passages are ranked with BM25 over
-the claim's content words, with the claim's numbers counting double (a claim about "55%" needs a
-passage that says 55). The best passages go to the judge, with their pages.
+the claim's content words, with the claim's numbers and named entities counting double (a claim
+about "55%" needs a passage that says 55), and fuzzy similarity breaking near ties. The best
+passages go to the judge, with their pages.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz
+
 from citecore.extract.sentences import sentence_spans
 from citecore.ground.text import SourceText
-from citecore.ground.tokens import content_tokens, numbers
+from citecore.ground.tokens import content_tokens, named_entities, numbers
 
 _SENTENCES_PER_PASSAGE = 3
 _STEP = 2
@@ -70,9 +73,10 @@ class EvidenceIndex:
         }
 
     def rank(self, claim: str, limit: int = 5) -> list[RankedPassage]:
-        """The passages that best match `claim`, best first."""
+        """The passages that best match `claim`, best first: BM25 over content words (numbers
+        and named entities weigh double), with fuzzy similarity to break near ties."""
         wanted = set(content_tokens(claim))
-        claim_numbers = numbers(claim)
+        claim_numbers = numbers(claim) | named_entities(claim)
         scored = []
         for index, terms in enumerate(self._terms):
             length = self._lengths[index] or 1
@@ -86,6 +90,7 @@ class EvidenceIndex:
                 )
                 score += weight * (2.0 if term in claim_numbers else 1.0)
             if score > 0:
-                scored.append(RankedPassage(self.passages[index], score))
+                fuzzy = fuzz.token_set_ratio(claim, self.passages[index].text) / 100.0
+                scored.append(RankedPassage(self.passages[index], score + fuzzy))
         scored.sort(key=lambda ranked: ranked.score, reverse=True)
         return scored[:limit]

@@ -57,6 +57,12 @@ def content_tokens(text: str) -> list[str]:
     return [t for t in tokens(text) if t not in _STOP and (len(t) > 1 or t.isdigit())]
 
 
+def named_entities(text: str) -> set[str]:
+    """Capitalized words not opening a sentence ("Transformer", "WMT"), folded like tokens."""
+    found = re.findall(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+)", text.strip())
+    return {normalize(word) for word in found}
+
+
 def numbers(text: str) -> set[str]:
     """The numbers a text states ("3.5", "20", "1,000" as "1000")."""
     return {t.replace(",", "") for t in tokens(text) if any(c.isdigit() for c in t)}

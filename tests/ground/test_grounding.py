@@ -279,3 +279,11 @@ def test_supported_citations_are_annotated_with_their_page(tmp_path: Path) -> No
     ).stdout
     assert 'class="citecheck citecheck-info' in html
     assert "supported, p. 7 (local)" in html
+
+
+def test_without_a_key_the_default_judge_is_local(tmp_path: Path) -> None:
+    from citecore.ground.judges.factory import make_judge
+    from citecore.model import Bibliography
+    from citecore.options import Options
+
+    assert make_judge(Options(), [], Bibliography(), tmp_path).name == "local"

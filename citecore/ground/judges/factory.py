@@ -19,13 +19,14 @@ def make_judge(
     """`local` (offline, lexical), `openai` (an OpenAI-compatible endpoint at `judge-url`,
     model `judge-model`) or `gemini` (File Search over a store synced with the cited sources;
     `GOOGLE_API_KEY` from the environment; the state file lives in the document's folder)."""
-    if options.judge == "openai":
+    judge = options.judge or ("gemini" if os.environ.get("GOOGLE_API_KEY") else "local")
+    if judge == "openai":
         from citecore.ground.judges.openai_compat import OpenAICompatJudge
 
         if not options.judge_url or not options.judge_model:
             raise OptionsError("judge openai needs judge-url and judge-model")
         return OpenAICompatJudge(options.judge_url, options.judge_model, options.timeout)
-    if options.judge == "gemini":
+    if judge == "gemini":
         return _gemini(options, citations, bibliography, folder)
     from citecore.ground.judges.local import LocalJudge
 
