@@ -38,6 +38,7 @@ from citecore.model import (
 )
 from citecore.options import Options
 from citecore.pandoc import read_markdown
+from citecore.pool import pool_findings
 from citecore.verify import Verifier
 
 if TYPE_CHECKING:
@@ -147,6 +148,14 @@ def check_document(
         *citation_findings(citations, bibliography, nocite, nocite_all),
         *verdict_findings(verified, bibliography, citations),
         *grounding_findings(citations, grounding),
+        *pool_findings(
+            citations,
+            bibliography,
+            verified,
+            options.pool,
+            options.pool_threshold,
+            options.cutoff,
+        ),
         *(
             finding(
                 FindingKind.UNMAPPED,
@@ -240,6 +249,14 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
         *citation_findings(citations, bibliography, extraction.nocite, extraction.nocite_all),
         *verdict_findings(verified, bibliography, citations),
         *grounding_findings(citations, grounding),
+        *pool_findings(
+            citations,
+            bibliography,
+            verified,
+            options.pool,
+            options.pool_threshold,
+            options.cutoff,
+        ),
         *latex_record_findings(main, set(cited_keys) | set(extraction.nocite)),
     ]
     return CheckResult(

@@ -25,6 +25,7 @@ SUBCOMMANDS = (
     "install-latex",
     "audit",
     "ask",
+    "pool",
     "filter",
     "verify",
     "snapshot",
@@ -73,6 +74,15 @@ def _document_command(
         type=Path,
         metavar="DIR",
         help="folder of source files named <key>.pdf|.md|.txt",
+    )
+    check.add_argument(
+        "--pool", type=Path, metavar="POOL.json", help="the literature pool the document must cover"
+    )
+    check.add_argument("--pool-threshold", type=float, metavar="SHARE")
+    check.add_argument(
+        "--cutoff",
+        metavar="YYYY[-MM[-DD]]",
+        help="cited works must be published strictly before this date",
     )
     check.add_argument("--judge", choices=["local", "openai", "gemini"])
     check.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible endpoint")
@@ -164,6 +174,18 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--sources", type=Path, metavar="DIR")
     ask.add_argument("--passages", type=int, default=3, help="how many passages to show")
 
+    pool = commands.add_parser("pool", help="literature-pool rules")
+    pool_commands = pool.add_subparsers(dest="pool_command", required=True)
+    validate = pool_commands.add_parser("validate", help="report (and --fix) schema problems")
+    validate.add_argument("pool", type=Path)
+    validate.add_argument("--fix", action="store_true")
+    covered = pool_commands.add_parser(
+        "coverage", help="how much of the pool a document cites, and a re-prompt for the rest"
+    )
+    covered.add_argument("--doc", type=Path, required=True)
+    covered.add_argument("--pool", type=Path, required=True)
+    covered.add_argument("--threshold", type=float, default=0.9)
+
     audit = commands.add_parser(
         "audit", help="list cited keys with no readable source (no network, no model)"
     )
@@ -215,6 +237,9 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         "sequential": getattr(args, "sequential", None),
         "limit": getattr(args, "limit", None),
         "dry_run": getattr(args, "dry_run", None),
+        "pool": getattr(args, "pool", None),
+        "pool_threshold": getattr(args, "pool_threshold", None),
+        "cutoff": getattr(args, "cutoff", None),
     }
     return {k: v for k, v in layer.items() if v is not None}
 
@@ -374,6 +399,49 @@ def _ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pool(args: argparse.Namespace) -> int:
+    """`pool validate` and `pool coverage`."""
+    from citecore.pool import coverage, fix_pool, load_pool, reprompt
+
+    if args.pool_command == "validate":
+        if args.fix:
+            changed = fix_pool(args.pool)
+            print(f"citecheck: {changed} paper(s) fixed in {args.pool}", file=sys.stderr)
+        pool, problems = load_pool(args.pool)
+        for problem in problems:
+            title = pool.papers[problem.index].title if problem.index < len(pool.papers) else ""
+            print(
+                f"{args.pool}: paper {problem.index + 1} ({title[:50]}): "
+                f"{problem.severity}: {problem.message}"
+            )
+        return 1 if any(p.severity == "error" for p in problems) else 0
+    pool, _ = load_pool(args.pool)
+    cited = _cited_keys(args.doc)
+    result = coverage(pool, cited, args.threshold)
+    print(f"coverage: {result.summary()}, {result.required} required")
+    for tag, papers in sorted(result.uncited.items()):
+        print(f"uncited in {tag}:")
+        for paper in papers:
+            print(f"  {paper.key}: {paper.title}")
+    if result.outside:
+        print("cited but not in the pool: " + ", ".join(result.outside))
+    print()
+    print(reprompt(result), end="")
+    return 0 if result.passed and not result.outside else 1
+
+
+def _cited_keys(document: Path) -> list[str]:
+    """The keys a Markdown or LaTeX document cites (no bibliography needed)."""
+    if document.suffix == ".tex":
+        from citecore.extract.latex import extract_latex
+
+        return [c.key for c in extract_latex(document).citations]
+    from citecore.extract.markdown import extract_citations
+    from citecore.pandoc import read_markdown
+
+    return [c.key for c in extract_citations(read_markdown(document)).citations]
+
+
 def _audit(args: argparse.Namespace) -> int:
     """Cited keys without a readable source file; exit 1 when there are any."""
     from citecore.api import check_latex_file, check_markdown_file
@@ -494,6 +562,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _install_latex(args)
         if args.command == "audit":
             return _audit(args)
+        if args.command == "pool":
+            return _pool(args)
         if args.command == "ask":
             return _ask(args)
         # check and latex

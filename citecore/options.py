@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -54,6 +55,9 @@ OPTION_NAMES = (
     "sequential",
     "limit",
     "dry_run",
+    "pool",
+    "pool_threshold",
+    "cutoff",
 )
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
@@ -89,6 +93,9 @@ class Options:
     sequential: bool = False
     limit: int | None = None
     dry_run: bool = False
+    pool: Path | None = None
+    pool_threshold: float = 0.9
+    cutoff: str = ""
     today: dt.date = field(default_factory=dt.date.today)
 
 
@@ -159,6 +166,23 @@ def _as_judge(value: Any) -> str:
     return name
 
 
+def _as_share(value: Any) -> float:
+    try:
+        share = float(value)
+    except (TypeError, ValueError) as exc:
+        raise OptionsError(f"option pool-threshold: expected a share, got {value!r}") from exc
+    if not 0 < share <= 1:
+        raise OptionsError(f"option pool-threshold: expected a share in (0, 1], got {value!r}")
+    return share
+
+
+def _as_cutoff(value: Any) -> str:
+    text = str(value or "").strip()
+    if text and not re.fullmatch(r"\d{4}(-\d{1,2}(-\d{1,2})?)?", text):
+        raise OptionsError(f"option cutoff: expected YYYY, YYYY-MM or YYYY-MM-DD, got {value!r}")
+    return text
+
+
 def environment_layer(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The options set as `CITECHECK_<OPTION>` in the environment."""
     environ = os.environ if environ is None else environ
@@ -218,5 +242,8 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         sequential=_as_bool("sequential", merged.get("sequential", False)),
         limit=int(merged["limit"]) if merged.get("limit") not in (None, "") else None,
         dry_run=_as_bool("dry_run", merged.get("dry_run", False)),
+        pool=Path(str(merged["pool"])) if merged.get("pool") else None,
+        pool_threshold=_as_share(merged.get("pool_threshold", 0.9)),
+        cutoff=_as_cutoff(merged.get("cutoff", "")),
         today=today or dt.date.today(),
     )
