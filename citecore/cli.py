@@ -185,6 +185,16 @@ def _parser() -> argparse.ArgumentParser:
     covered.add_argument("--doc", type=Path, required=True)
     covered.add_argument("--pool", type=Path, required=True)
     covered.add_argument("--threshold", type=float, default=0.9)
+    to_bibtex = pool_commands.add_parser("bibtex", help="the pool as BibTeX with its keys")
+    to_bibtex.add_argument("pool", type=Path)
+    to_bibtex.add_argument("-o", "--output", type=Path, metavar="FILE")
+    sync = pool_commands.add_parser(
+        "sync-keys", help="rename the document's citation keys to the pool's (preview by default)"
+    )
+    sync.add_argument("document", type=Path)
+    sync.add_argument("--pool", type=Path, required=True)
+    sync.add_argument("--bib", "--bibliography", action="append", default=[], metavar="FILE")
+    sync.add_argument("--inplace", action="store_true", help="write the changes")
 
     audit = commands.add_parser(
         "audit", help="list cited keys with no readable source (no network, no model)"
@@ -399,49 +409,6 @@ def _ask(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pool(args: argparse.Namespace) -> int:
-    """`pool validate` and `pool coverage`."""
-    from citecore.pool import coverage, fix_pool, load_pool, reprompt
-
-    if args.pool_command == "validate":
-        if args.fix:
-            changed = fix_pool(args.pool)
-            print(f"citecheck: {changed} paper(s) fixed in {args.pool}", file=sys.stderr)
-        pool, problems = load_pool(args.pool)
-        for problem in problems:
-            title = pool.papers[problem.index].title if problem.index < len(pool.papers) else ""
-            print(
-                f"{args.pool}: paper {problem.index + 1} ({title[:50]}): "
-                f"{problem.severity}: {problem.message}"
-            )
-        return 1 if any(p.severity == "error" for p in problems) else 0
-    pool, _ = load_pool(args.pool)
-    cited = _cited_keys(args.doc)
-    result = coverage(pool, cited, args.threshold)
-    print(f"coverage: {result.summary()}, {result.required} required")
-    for tag, papers in sorted(result.uncited.items()):
-        print(f"uncited in {tag}:")
-        for paper in papers:
-            print(f"  {paper.key}: {paper.title}")
-    if result.outside:
-        print("cited but not in the pool: " + ", ".join(result.outside))
-    print()
-    print(reprompt(result), end="")
-    return 0 if result.passed and not result.outside else 1
-
-
-def _cited_keys(document: Path) -> list[str]:
-    """The keys a Markdown or LaTeX document cites (no bibliography needed)."""
-    if document.suffix == ".tex":
-        from citecore.extract.latex import extract_latex
-
-        return [c.key for c in extract_latex(document).citations]
-    from citecore.extract.markdown import extract_citations
-    from citecore.pandoc import read_markdown
-
-    return [c.key for c in extract_citations(read_markdown(document)).citations]
-
-
 def _audit(args: argparse.Namespace) -> int:
     """Cited keys without a readable source file; exit 1 when there are any."""
     from citecore.api import check_latex_file, check_markdown_file
@@ -563,7 +530,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "audit":
             return _audit(args)
         if args.command == "pool":
-            return _pool(args)
+            from citecore.cli_pool import run_pool
+
+            return run_pool(args)
         if args.command == "ask":
             return _ask(args)
         # check and latex

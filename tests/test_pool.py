@@ -196,3 +196,75 @@ def test_coverage_and_cutoff_as_build_findings(project: Path, tmp_path: Path) ->
         )
         == 1
     )
+
+
+@pytest.mark.parametrize(
+    ("venue", "kind"),
+    [
+        ("Proceedings of the IEEE Conference on Computer Vision", "inproceedings"),
+        ("NeurIPS", "inproceedings"),
+        ("Nature", "article"),
+        ("Journal of Machine Learning Research", "article"),
+        ("", "misc"),
+    ],
+)
+def test_entry_type_from_venue(venue: str, kind: str) -> None:
+    from citecore.pool_bibtex import entry_type
+
+    assert entry_type(venue) == kind
+
+
+def test_pool_bibtex_reads_back(tmp_path: Path) -> None:
+    from citecore.bib.bibtex import parse_bibtex
+
+    pool = tmp_path / "pool.json"
+    pool.write_text(json.dumps(POOL))
+    out = tmp_path / "pool.bib"
+    assert main(["pool", "bibtex", str(pool), "-o", str(out)]) == 0
+    parsed = parse_bibtex(out.read_text(), str(out))
+    entries = {r.key: r for r in parsed.references}
+    assert list(entries) == [
+        "lecun2015deep",
+        "he2016deep",
+        "vaswani2017attention",
+        "goodfellow2016book",
+    ]
+    assert entries["he2016deep"].entry_type == "inproceedings"
+    assert entries["lecun2015deep"].entry_type == "article"
+    assert entries["lecun2015deep"].doi == "10.1038/nature14539"
+    assert entries["goodfellow2016book"].entry_type == "misc"  # no venue: no venue field
+    assert "journal" not in out.read_text().split("@misc{goodfellow2016book")[1]
+
+
+def test_sync_keys_preview_and_inplace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pool = tmp_path / "pool.json"
+    pool.write_text(json.dumps(POOL))
+    (tmp_path / "refs.bib").write_text(
+        "@article{LeCun15, title = {Deep learning}, doi = {10.1038/NATURE14539}}\n"
+        "@inproceedings{He_ResNet, title = {Deep Residual Learning for Image Recognition}}\n"
+        "@misc{other, title = {Something else entirely}}\n"
+    )
+    paper = tmp_path / "paper.md"
+    original = (
+        "---\nbibliography: refs.bib\n---\n"
+        "Deep nets [@LeCun15; see @He_ResNet, p. 3] and @other. Mail me@LeCun15.org.\n"
+    )
+    paper.write_text(original)
+    assert main(["pool", "sync-keys", str(paper), "--pool", str(pool)]) == 0
+    captured = capsys.readouterr()
+    assert "LeCun15 -> lecun2015deep" in captured.err and "He_ResNet -> he2016deep" in captured.err
+    assert "+Deep nets [@lecun2015deep; see @he2016deep, p. 3] and @other." in captured.out
+    assert paper.read_text() == original  # a preview changes nothing
+    main(["pool", "sync-keys", str(paper), "--pool", str(pool), "--inplace"])
+    assert "[@lecun2015deep; see @he2016deep, p. 3] and @other. Mail me@LeCun15.org." in (
+        paper.read_text()
+    )
+
+
+def test_sync_keys_in_latex_multi_key_commands() -> None:
+    from citecore.pool_bibtex import rewrite_keys
+
+    text = r"\citep[see][p.~3]{old1, old2} and \citet{keep}; \parencite{old2}"
+    assert rewrite_keys(text, {"old1": "new1", "old2": "new2"}) == (
+        r"\citep[see][p.~3]{new1, new2} and \citet{keep}; \parencite{new2}"
+    )

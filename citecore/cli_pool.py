@@ -1,0 +1,89 @@
+"""`citecheck pool …`: validate, coverage, bibtex and sync-keys (the command-line side of
+`citecore.pool` and `citecore.pool_bibtex`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def run_pool(args: argparse.Namespace) -> int:
+    """Run one `pool` subcommand; the exit code."""
+    from citecore.pool import coverage, fix_pool, load_pool, reprompt
+
+    if args.pool_command == "validate":
+        if args.fix:
+            changed = fix_pool(args.pool)
+            print(f"citecheck: {changed} paper(s) fixed in {args.pool}", file=sys.stderr)
+        pool, problems = load_pool(args.pool)
+        for problem in problems:
+            title = pool.papers[problem.index].title if problem.index < len(pool.papers) else ""
+            print(
+                f"{args.pool}: paper {problem.index + 1} ({title[:50]}): "
+                f"{problem.severity}: {problem.message}"
+            )
+        return 1 if any(p.severity == "error" for p in problems) else 0
+    if args.pool_command == "bibtex":
+        from citecore.pool_bibtex import pool_bibtex
+        from citecore.report import write_atomically
+
+        text = pool_bibtex(load_pool(args.pool)[0])
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            write_atomically(args.output, text)
+        return 0
+    if args.pool_command == "sync-keys":
+        return _sync_keys(args)
+    pool, _ = load_pool(args.pool)
+    cited = _cited_keys(args.doc)
+    result = coverage(pool, cited, args.threshold)
+    print(f"coverage: {result.summary()}, {result.required} required")
+    for tag, papers in sorted(result.uncited.items()):
+        print(f"uncited in {tag}:")
+        for paper in papers:
+            print(f"  {paper.key}: {paper.title}")
+    if result.outside:
+        print("cited but not in the pool: " + ", ".join(result.outside))
+    print()
+    print(reprompt(result), end="")
+    return 0 if result.passed and not result.outside else 1
+
+
+def _sync_keys(args: argparse.Namespace) -> int:
+    """Preview (or, with --inplace, write) the renaming of citation keys to the pool's."""
+    from citecore.api import check_latex_file, check_markdown_file
+    from citecore.options import build_options
+    from citecore.pool import load_pool
+    from citecore.pool_bibtex import key_mapping, rewrite_keys, sync_preview
+
+    document: Path = args.document
+    options = build_options({"verify": False, "bibliography": args.bib or None})
+    if document.suffix == ".tex":
+        result = check_latex_file(document, options)
+    else:
+        result = check_markdown_file(document, options).result
+    mapping = key_mapping(result.bibliography, load_pool(args.pool)[0])
+    for old, new in sorted(mapping.items()):
+        print(f"{old} -> {new}", file=sys.stderr)
+    for name in result.documents:
+        path = Path(name)
+        new_text = rewrite_keys(path.read_text(encoding="utf-8"), mapping)
+        if args.inplace:
+            path.write_text(new_text, encoding="utf-8")
+        else:
+            sys.stdout.write(sync_preview(path, new_text))
+    return 0
+
+
+def _cited_keys(document: Path) -> list[str]:
+    """The keys a Markdown or LaTeX document cites (no bibliography needed)."""
+    if document.suffix == ".tex":
+        from citecore.extract.latex import extract_latex
+
+        return [c.key for c in extract_latex(document).citations]
+    from citecore.extract.markdown import extract_citations
+    from citecore.pandoc import read_markdown
+
+    return [c.key for c in extract_citations(read_markdown(document)).citations]
