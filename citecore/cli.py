@@ -185,6 +185,12 @@ def _parser() -> argparse.ArgumentParser:
     covered.add_argument("--doc", type=Path, required=True)
     covered.add_argument("--pool", type=Path, required=True)
     covered.add_argument("--threshold", type=float, default=0.9)
+    corroborate = pool_commands.add_parser(
+        "corroborate", help="re-check every pool paper against Crossref and OpenAlex (tiers)"
+    )
+    corroborate.add_argument("pool", type=Path)
+    corroborate.add_argument("--offline", action="store_true", default=None)
+    corroborate.add_argument("--email", metavar="ADDR")
     to_bibtex = pool_commands.add_parser("bibtex", help="the pool as BibTeX with its keys")
     to_bibtex.add_argument("pool", type=Path)
     to_bibtex.add_argument("-o", "--output", type=Path, metavar="FILE")

@@ -36,6 +36,8 @@ def run_pool(args: argparse.Namespace) -> int:
         return 0
     if args.pool_command == "sync-keys":
         return _sync_keys(args)
+    if args.pool_command == "corroborate":
+        return _corroborate(args)
     pool, _ = load_pool(args.pool)
     cited = _cited_keys(args.doc)
     result = coverage(pool, cited, args.threshold)
@@ -49,6 +51,40 @@ def run_pool(args: argparse.Namespace) -> int:
     print()
     print(reprompt(result), end="")
     return 0 if result.passed and not result.outside else 1
+
+
+def _corroborate(args: argparse.Namespace) -> int:
+    """Print every paper's tier; 1 when any is not `high`."""
+    import asyncio
+
+    from citecore.cache import Cache
+    from citecore.options import build_options, environment_layer
+    from citecore.pool import load_pool
+    from citecore.pool_corroborate import Corroboration, Tier, corroborate
+    from citecore.registries.http import RegistryClient
+    from citecore.registries.settings import ClientSettings
+
+    layer = {k: v for k, v in {"offline": args.offline, "email": args.email}.items() if v}
+    options = build_options(environment_layer(), layer)
+    overrides: dict[str, object] = {"offline": options.offline, "timeout": options.timeout}
+    if options.email:
+        overrides["email"] = options.email
+    settings = ClientSettings.from_environment(**overrides)
+    pool, _ = load_pool(args.pool)
+
+    async def run() -> list[Corroboration]:
+        with Cache(options.cache) as cache:
+            async with RegistryClient(settings, cache) as client:
+                return list(await corroborate(pool.papers, client))
+
+    results = asyncio.run(run())
+    flagged = 0
+    for item in results:
+        flagged += item.tier is not Tier.HIGH
+        notes = f" [{'; '.join(item.notes)}]" if item.notes else ""
+        print(f"{item.tier.value:8s} {item.key}: {item.reason}{notes}")
+    print(f"citecheck: {flagged} of {len(results)} pool papers flagged", file=sys.stderr)
+    return 1 if flagged else 0
 
 
 def _sync_keys(args: argparse.Namespace) -> int:

@@ -1,0 +1,120 @@
+"""Cross-index tiers against recorded Crossref and OpenAlex responses on the loopback emulator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citecore.cli import main
+from citecore.pool import PoolPaper
+from citecore.pool_corroborate import Tier, classify
+from citecore.registries import crossref, openalex
+from citecore.registries.record import Source, WorkRecord
+from tests.emulator import RegistryEmulator, Reply, fixture
+
+PNAS = "10.1073/pnas.1414271111"
+PNAS_TITLE = (
+    "Developing functional musculoskeletal tissues through hypoxia and lysyl "
+    "oxidase-induced collagen cross-linking"
+)
+
+
+def paper(key: str, title: str, year: int | None, doi: str = "", arxiv: str = "") -> PoolPaper:
+    return PoolPaper(key, title, year, ("A Writer",), "", "", doi, arxiv, "", ("intro",))
+
+
+def record(source: Source, year: int, doi: str) -> WorkRecord:
+    return WorkRecord(source, PNAS_TITLE, (), year, "", doi)
+
+
+@pytest.mark.parametrize(
+    ("pool_paper", "records", "tier"),
+    [
+        (paper("a", PNAS_TITLE, 2014, PNAS), [record(Source.CROSSREF, 2014, PNAS)], Tier.HIGH),
+        (paper("a", PNAS_TITLE, 2014, PNAS), [record(Source.OPENALEX, 2015, PNAS)], Tier.HIGH),
+        (paper("a", PNAS_TITLE, 2011, PNAS), [record(Source.CROSSREF, 2014, PNAS)], Tier.MEDIUM),
+        (
+            paper("a", PNAS_TITLE, 2014, PNAS),
+            [record(Source.CROSSREF, 2014, "10.1000/other")],
+            Tier.CONFLICT,
+        ),
+        (paper("a", PNAS_TITLE, 2014), [], Tier.LOW),
+    ],
+)
+def test_classification(pool_paper: PoolPaper, records: list[WorkRecord], tier: Tier) -> None:
+    assert classify(pool_paper, records)[0] is tier
+
+
+def test_arxiv_only_preprints_are_a_benign_low() -> None:
+    tier, reason = classify(paper("p", "A preprint", 2023, arxiv="2312.07559"), [])
+    assert tier is Tier.LOW and "could not corroborate" in reason and "arXiv-only" in reason
+
+
+@pytest.fixture
+def online(emulator: RegistryEmulator, monkeypatch: pytest.MonkeyPatch) -> RegistryEmulator:
+    monkeypatch.delenv("CITECHECK_OFFLINE")
+    for name, value in emulator.environment().items():
+        monkeypatch.setenv(name, value)
+    return emulator
+
+
+def test_corroborate_command(
+    online: RegistryEmulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    online.serve(
+        crossref.work_request(PNAS), fixture("crossref/works_10.1073_pnas.1414271111.json")
+    )
+    online.serve(
+        openalex.work_request(PNAS), fixture("openalex/works_doi_10.1073_pnas.1414271111.json")
+    )
+    online.serve(
+        crossref.search_request("A Book Nobody Indexed"),
+        fixture("crossref/works_search_query.title_no_results.json"),
+    )
+    online.serve(crossref.work_request("10.1000/gone"), Reply(503, "down"))
+    online.serve(openalex.work_request("10.1000/gone"), Reply(404, "not found"))
+    online.serve(
+        crossref.search_request("Wrong year paper"),
+        fixture("crossref/works_search_query.title_no_results.json"),
+    )
+    pool = tmp_path / "pool.json"
+    pool.write_text(
+        json.dumps(
+            {
+                "papers": [
+                    {
+                        "title": PNAS_TITLE,
+                        "year": 2014,
+                        "bibtex_key": "makris2014",
+                        "externalIds": {"DOI": PNAS},
+                    },
+                    {
+                        "title": PNAS_TITLE,
+                        "year": 2009,
+                        "bibtex_key": "makris2009",
+                        "externalIds": {"DOI": PNAS},
+                    },
+                    {"title": "A Book Nobody Indexed", "year": 1999, "bibtex_key": "nobody1999"},
+                    {
+                        "title": "Wrong year paper",
+                        "year": 2001,
+                        "bibtex_key": "gone2001",
+                        "externalIds": {"DOI": "10.1000/gone"},
+                    },
+                ]
+            }
+        )
+    )
+    assert main(["pool", "corroborate", str(pool)]) == 1
+    out = capsys.readouterr().out
+    tiers = {line.split()[1].rstrip(":"): line.split()[0] for line in out.splitlines()}
+    assert tiers == {
+        "makris2014": "high",
+        "makris2009": "medium",
+        "nobody1999": "low",
+        "gone2001": "low",
+    }
+    assert "[crossref did not answer]" in out  # an unreachable index is noted
+    assert len(json.loads(pool.read_text())["papers"]) == 4  # nothing is ever removed
