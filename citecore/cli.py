@@ -185,6 +185,16 @@ def _parser() -> argparse.ArgumentParser:
     covered.add_argument("--doc", type=Path, required=True)
     covered.add_argument("--pool", type=Path, required=True)
     covered.add_argument("--threshold", type=float, default=0.9)
+    build = pool_commands.add_parser(
+        "verify", help="build a pool from raw candidates: search, accept, dedup"
+    )
+    build.add_argument(
+        "candidates", type=Path, help="JSON list of {title, snippet, url, discovered_for}"
+    )
+    build.add_argument("-o", "--output", type=Path, required=True, metavar="POOL.json")
+    build.add_argument("--cutoff", metavar="YYYY[-MM[-DD]]")
+    build.add_argument("--offline", action="store_true", default=None)
+    build.add_argument("--email", metavar="ADDR")
     corroborate = pool_commands.add_parser(
         "corroborate", help="re-check every pool paper against Crossref and OpenAlex (tiers)"
     )

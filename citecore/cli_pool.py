@@ -6,6 +6,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citecore.options import Options
+    from citecore.registries.settings import ClientSettings
 
 
 def run_pool(args: argparse.Namespace) -> int:
@@ -38,6 +43,8 @@ def run_pool(args: argparse.Namespace) -> int:
         return _sync_keys(args)
     if args.pool_command == "corroborate":
         return _corroborate(args)
+    if args.pool_command == "verify":
+        return _verify_pool(args)
     pool, _ = load_pool(args.pool)
     cited = _cited_keys(args.doc)
     result = coverage(pool, cited, args.threshold)
@@ -53,15 +60,9 @@ def run_pool(args: argparse.Namespace) -> int:
     return 0 if result.passed and not result.outside else 1
 
 
-def _corroborate(args: argparse.Namespace) -> int:
-    """Print every paper's tier; 1 when any is not `high`."""
-    import asyncio
-
-    from citecore.cache import Cache
+def _client_settings(args: argparse.Namespace) -> tuple[Options, ClientSettings]:
+    """(options, registry client settings) from the environment and --offline/--email."""
     from citecore.options import build_options, environment_layer
-    from citecore.pool import load_pool
-    from citecore.pool_corroborate import Corroboration, Tier, corroborate
-    from citecore.registries.http import RegistryClient
     from citecore.registries.settings import ClientSettings
 
     layer = {k: v for k, v in {"offline": args.offline, "email": args.email}.items() if v}
@@ -69,7 +70,52 @@ def _corroborate(args: argparse.Namespace) -> int:
     overrides: dict[str, object] = {"offline": options.offline, "timeout": options.timeout}
     if options.email:
         overrides["email"] = options.email
-    settings = ClientSettings.from_environment(**overrides)
+    return options, ClientSettings.from_environment(**overrides)
+
+
+def _verify_pool(args: argparse.Namespace) -> int:
+    """Build a pool from candidates and write it; 0 when anything was accepted."""
+    import asyncio
+    import json
+
+    from citecore.cache import Cache
+    from citecore.pool import cutoff_date
+    from citecore.pool_build import Outcome, build_pool, parse_candidates
+    from citecore.registries.http import RegistryClient
+    from citecore.report import write_atomically
+
+    options, settings = _client_settings(args)
+    candidates = parse_candidates(json.loads(args.candidates.read_text(encoding="utf-8")))
+    cutoff = cutoff_date(args.cutoff) if args.cutoff else None
+
+    async def run() -> Outcome:
+        with Cache(options.cache) as cache:
+            async with RegistryClient(settings, cache) as client:
+                return await build_pool(candidates, client, cutoff)
+
+    outcome = asyncio.run(run())
+    for title, reason in outcome.rejected:
+        print(f"rejected: {title[:70]}: {reason}", file=sys.stderr)
+    pool = {"papers": outcome.accepted}
+    write_atomically(args.output, json.dumps(pool, ensure_ascii=False, indent=2) + "\n")
+    print(
+        f"citecheck: {len(outcome.accepted)} papers in {args.output} from "
+        f"{len(candidates)} candidates",
+        file=sys.stderr,
+    )
+    return 0 if outcome.accepted else 1
+
+
+def _corroborate(args: argparse.Namespace) -> int:
+    """Print every paper's tier; 1 when any is not `high`."""
+    import asyncio
+
+    from citecore.cache import Cache
+    from citecore.pool import load_pool
+    from citecore.pool_corroborate import Corroboration, Tier, corroborate
+    from citecore.registries.http import RegistryClient
+
+    options, settings = _client_settings(args)
     pool, _ = load_pool(args.pool)
 
     async def run() -> list[Corroboration]:

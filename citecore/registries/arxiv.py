@@ -59,6 +59,7 @@ def _entry(entry: ElementTree.Element) -> WorkRecord:
         url=f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else "",
         work_type="preprint",
         is_preprint=True,
+        abstract=" ".join((entry.findtext(f"{_ATOM}summary") or "").split()),
     )
 
 

@@ -8,6 +8,7 @@ to use the polite pool; at most 10 requests per second and 3 at a time; obey the
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -96,6 +97,7 @@ def parse_item(item: Mapping[str, Any]) -> WorkRecord:
         is_preprint=subtype == "preprint" or item.get("type") == "posted-content",
         updates=_updates(item),
         related_dois=related,
+        abstract=" ".join(re.sub(r"<[^>]+>", " ", str(item.get("abstract") or "")).split()),
     )
 
 

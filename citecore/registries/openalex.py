@@ -57,4 +57,13 @@ def _record(item: dict[str, Any]) -> WorkRecord:
         work_type=str(item.get("type", "")),
         is_preprint=item.get("type") == "preprint",
         updates=frozenset({Update.RETRACTION}) if item.get("is_retracted") else frozenset(),
+        abstract=_abstract(item.get("abstract_inverted_index")),
     )
+
+
+def _abstract(inverted: Any) -> str:
+    """OpenAlex's inverted-index abstract as text."""
+    if not isinstance(inverted, dict):
+        return ""
+    positions = sorted((p, word) for word, places in inverted.items() for p in places)
+    return " ".join(word for _, word in positions)

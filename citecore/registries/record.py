@@ -49,3 +49,4 @@ class WorkRecord:
     is_preprint: bool = False
     updates: frozenset[Update] = frozenset()
     related_dois: tuple[str, ...] = ()
+    abstract: str = ""

@@ -1,0 +1,184 @@
+"""Building a literature pool from raw search candidates (`citecheck pool verify`).
+
+Candidates (`title`, `snippet`, `url`, `discovered_for`) are first deduplicated among
+themselves (the same arXiv id in URL or snippet, or normalized titles at ratio ≥ 92, their
+`discovered_for` tags merged), then each is searched by title (Crossref and arXiv). A hit is
+accepted when its title matches at Levenshtein ratio > 70, or — for candidates of fewer than
+four words — when the hit's title contains the candidate's. An accepted paper needs an abstract
+and, with a cut-off, a publication strictly before it. Accepted papers are deduplicated by
+paperId → DOI → arXiv id → normalized title, keeping the higher match score.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from citecore.identifiers import arxiv_in_text
+from citecore.normalize import normalized_title
+from citecore.pool import before_cutoff
+from citecore.registries import arxiv, crossref
+from citecore.registries.http import RegistryClient, Status
+from citecore.registries.record import WorkRecord
+
+PREDEDUP_RATIO = 92
+ACCEPT_RATIO = 70
+SHORT_TITLE_WORDS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A raw search result, and the tags of every duplicate merged into it."""
+
+    title: str
+    snippet: str = ""
+    url: str = ""
+    discovered_for: tuple[str, ...] = ()
+
+    @property
+    def arxiv_id(self) -> str:
+        """The arXiv id in the URL or snippet, without version."""
+        found = arxiv_in_text(f"{self.url} {self.snippet}")
+        return found.split("v")[0] if found and "/" not in found else found
+
+
+@dataclass
+class Outcome:
+    """What building the pool did with every candidate."""
+
+    accepted: list[dict[str, Any]] = field(default_factory=list)
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+
+
+def parse_candidates(data: Any) -> list[Candidate]:
+    """Candidates from JSON: a list, or `{"candidates": [...]}`."""
+    items = data.get("candidates", []) if isinstance(data, Mapping) else data
+    found = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, Mapping) and str(item.get("title") or "").strip():
+            tags = item.get("discovered_for") or []
+            found.append(
+                Candidate(
+                    " ".join(str(item["title"]).split()),
+                    str(item.get("snippet") or ""),
+                    str(item.get("url") or ""),
+                    tuple(str(t) for t in (tags if isinstance(tags, list) else [tags])),
+                )
+            )
+    return found
+
+
+def prededup(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """Candidates with duplicates merged (same arXiv id, or titles at ratio ≥ 92)."""
+    kept: list[Candidate] = []
+    for candidate in candidates:
+        title = normalized_title(candidate.title)
+        for index, other in enumerate(kept):
+            same_arxiv = candidate.arxiv_id and candidate.arxiv_id == other.arxiv_id
+            if same_arxiv or fuzz.ratio(title, normalized_title(other.title)) >= PREDEDUP_RATIO:
+                tags = tuple(dict.fromkeys(other.discovered_for + candidate.discovered_for))
+                kept[index] = replace(other, discovered_for=tags)
+                break
+        else:
+            kept.append(candidate)
+    return kept
+
+
+def match_score(candidate: str, hit: str) -> float:
+    """The acceptance score of a hit: Levenshtein ratio of normalized titles, or 100 for a
+    short candidate title the hit's title contains."""
+    wanted, found = normalized_title(candidate), normalized_title(hit)
+    if len(wanted.split()) < SHORT_TITLE_WORDS and wanted and wanted in found:
+        return 100.0
+    return float(fuzz.ratio(wanted, found))
+
+
+async def _best_hit(
+    client: RegistryClient, candidate: Candidate
+) -> tuple[WorkRecord, float] | None:
+    requests = [
+        (crossref.search_request(candidate.title), crossref.parse_search),
+        (arxiv.search_request(candidate.title), arxiv.parse_feed),
+    ]
+    hits: list[WorkRecord] = []
+    for request, parse in requests:
+        response = await client.fetch(request)
+        if response.status is Status.OK:
+            try:
+                hits.extend(parse(response.body))
+            except (ValueError, KeyError, TypeError):
+                continue
+    scored = [(hit, match_score(candidate.title, hit.title)) for hit in hits]
+    best = max(scored, key=lambda pair: (pair[1], bool(pair[0].abstract)), default=None)
+    return best
+
+
+def _paper(candidate: Candidate, hit: WorkRecord, score: float) -> dict[str, Any]:
+    ids = {"DOI": hit.doi} if hit.doi else {}
+    if hit.arxiv_id or candidate.arxiv_id:
+        ids["ArXiv"] = (hit.arxiv_id or candidate.arxiv_id).split("v")[0]
+    return {
+        "title": hit.title,
+        "year": hit.year,
+        "authors": [{"name": f"{p.given} {p.family}".strip()} for p in hit.authors],
+        "venue": hit.venue,
+        "abstract": hit.abstract,
+        "externalIds": ids,
+        "paperId": "",
+        "discovered_for": list(candidate.discovered_for),
+        "match_score": round(score, 1),
+    }
+
+
+def dedup_papers(papers: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One paper per work: the same paperId, else DOI, else arXiv id, else normalized title
+    names the same work; the higher match score stays (tags merged)."""
+    kept: dict[str, dict[str, Any]] = {}
+    for paper in papers:
+        ids = paper.get("externalIds") or {}
+        identity = (
+            f"paper:{paper['paperId']}"
+            if paper.get("paperId")
+            else f"doi:{ids['DOI'].lower()}"
+            if ids.get("DOI")
+            else f"arxiv:{ids['ArXiv']}"
+            if ids.get("ArXiv")
+            else f"title:{normalized_title(paper['title'])}"
+        )
+        other = kept.get(identity)
+        if other is None:
+            kept[identity] = paper
+            continue
+        tags = list(dict.fromkeys(other["discovered_for"] + paper["discovered_for"]))
+        winner = paper if paper["match_score"] > other["match_score"] else other
+        kept[identity] = {**winner, "discovered_for": tags}
+    return list(kept.values())
+
+
+async def build_pool(
+    candidates: Sequence[Candidate], client: RegistryClient, cutoff: dt.date | None = None
+) -> Outcome:
+    """Search, accept, filter and deduplicate; the pool's papers and the rejections."""
+    unique = prededup(candidates)
+    hits = await asyncio.gather(*(_best_hit(client, c) for c in unique))
+    outcome = Outcome()
+    papers = []
+    for candidate, best in zip(unique, hits, strict=True):
+        if best is None or best[1] <= ACCEPT_RATIO:
+            outcome.rejected.append((candidate.title, "no registry record matches the title"))
+            continue
+        hit, score = best
+        if not hit.abstract:
+            outcome.rejected.append((candidate.title, "the matching record has no abstract"))
+            continue
+        if cutoff is not None and before_cutoff("", hit.year, cutoff) is not True:
+            outcome.rejected.append((candidate.title, f"not before the cut-off {cutoff}"))
+            continue
+        papers.append(_paper(candidate, hit, score))
+    outcome.accepted = dedup_papers(papers)
+    return outcome
