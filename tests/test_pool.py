@@ -268,3 +268,39 @@ def test_sync_keys_in_latex_multi_key_commands() -> None:
     assert rewrite_keys(text, {"old1": "new1", "old2": "new2"}) == (
         r"\citep[see][p.~3]{new1, new2} and \citet{keep}; \parencite{new2}"
     )
+
+
+def test_coverage_with_biblatex_syntax(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.paths import REPO
+
+    pool = tmp_path / "pool.json"
+    keys = ["he2016deep", "goodfellow2014generative", "kingma2015adam", "lecun2015deep"]
+    pool.write_text(
+        json.dumps(
+            {
+                "papers": [
+                    {
+                        "title": f"Paper {k}",
+                        "year": 2015,
+                        "bibtex_key": k,
+                        "discovered_for": ["intro"],
+                    }
+                    for k in keys
+                ]
+            }
+        )
+    )
+    main(
+        [
+            "pool",
+            "coverage",
+            "--doc",
+            str(REPO / "examples" / "latex" / "biblatex" / "main.tex"),
+            "--pool",
+            str(pool),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert out.startswith("coverage: 3/4 (75.0%), 3 required")
+    assert "uncited in intro:\n  lecun2015deep: Paper lecun2015deep" in out
+    assert "cited but not in the pool: kingma2031adam, nobody2019" in out
