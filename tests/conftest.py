@@ -90,6 +90,15 @@ requires_latex = pytest.mark.skipif(
 
 
 @pytest.fixture
+def online(emulator: RegistryEmulator, monkeypatch: pytest.MonkeyPatch) -> RegistryEmulator:
+    """Registry verification pointed at the emulator instead of the (closed) internet."""
+    monkeypatch.delenv("CITECHECK_OFFLINE")
+    for name, value in emulator.environment().items():
+        monkeypatch.setenv(name, value)
+    return emulator
+
+
+@pytest.fixture
 def emulator() -> Iterator[RegistryEmulator]:
     """A loopback registry emulator; the test fails if it was asked for anything it was not
     told to answer (routes declared but not used are the test's own business)."""

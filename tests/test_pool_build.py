@@ -100,14 +100,6 @@ def test_dedup_precedence_keeps_the_better_match() -> None:
     ]
 
 
-@pytest.fixture
-def online(emulator: RegistryEmulator, monkeypatch: pytest.MonkeyPatch) -> RegistryEmulator:
-    monkeypatch.delenv("CITECHECK_OFFLINE")
-    for name, value in emulator.environment().items():
-        monkeypatch.setenv(name, value)
-    return emulator
-
-
 def test_pool_verify_against_recorded_answers(online: RegistryEmulator, tmp_path: Path) -> None:
     """Crossref's recorded PaperQA search has no abstract; its arXiv record does (built from the
     recorded arXiv feed shape with PaperQA's id and title, as no PaperQA feed was recorded)."""

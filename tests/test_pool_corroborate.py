@@ -52,14 +52,6 @@ def test_arxiv_only_preprints_are_a_benign_low() -> None:
     assert tier is Tier.LOW and "could not corroborate" in reason and "arXiv-only" in reason
 
 
-@pytest.fixture
-def online(emulator: RegistryEmulator, monkeypatch: pytest.MonkeyPatch) -> RegistryEmulator:
-    monkeypatch.delenv("CITECHECK_OFFLINE")
-    for name, value in emulator.environment().items():
-        monkeypatch.setenv(name, value)
-    return emulator
-
-
 def test_corroborate_command(
     online: RegistryEmulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -25,11 +25,9 @@ BIB = (
 
 
 @pytest.fixture
-def online(emulator: RegistryEmulator, monkeypatch: pytest.MonkeyPatch) -> RegistryEmulator:
-    """Registry verification pointed at the emulator instead of the (closed) internet."""
-    monkeypatch.delenv("CITECHECK_OFFLINE")
-    for name, value in emulator.environment().items():
-        monkeypatch.setenv(name, value)
+def online(online: RegistryEmulator) -> RegistryEmulator:
+    """The shared `online` emulator, answering for the eLife record too."""
+    emulator = online
     emulator.serve(
         crossref.work_request("10.7554/elife.01567"),
         fixture("crossref/works_10.7554_elife.01567.json"),
