@@ -15,6 +15,7 @@ Run with `make bench` or `python bench/filter_overhead.py [--runs N]`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
@@ -23,7 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from citecore.pandoc import pandoc_path
+from tests.emulator import RegistryEmulator
 
 NOOP_FILTER = """import panflute as pf
 pf.run_filter(lambda element, doc: None)
@@ -81,16 +85,23 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9)
     runs = parser.parse_args().runs
     citecheck = str(Path(sys.executable).parent / "citecheck")
-    with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
+    with contextlib.ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         paper = write_inputs(folder)
         pandoc = pandoc_path()
         base = [pandoc, "paper.md", "-t", "html", "-o", os.devnull]
         noop = [*base, "--filter", str(folder / "noop.py")]
         ours = [*base, "--filter", citecheck]
-        # Offline: a benchmark sends nothing past this machine.
+        # Registry verification goes to a loopback emulator that knows no work (a benchmark
+        # sends nothing past this machine): the warm-up caches every verdict, as a writer's
+        # first build does; the cold runs are offline, with nothing cached.
+        emulator = stack.enter_context(RegistryEmulator(strict=False))
         offline = {**os.environ, "CITECHECK_OFFLINE": "1"}
-        warm = {**offline, "CITECHECK_CACHE": str(folder / "warm.sqlite3")}
+        warm = {
+            **os.environ,
+            **emulator.environment(),
+            "CITECHECK_CACHE": str(folder / "warm.sqlite3"),
+        }
         cold_cache = folder / "cold.sqlite3"
         cold = {**offline, "CITECHECK_CACHE": str(cold_cache)}
         for args in (noop, ours):  # warm-up: disk caches, bytecode, the warm cache

@@ -78,7 +78,8 @@ def _route_key(path: str, params: list[tuple[str, str]]) -> str:
 class RegistryEmulator:
     """The server; `serve(request, replies…)` declares what answers a request of ours."""
 
-    def __init__(self) -> None:
+    def __init__(self, strict: bool = True) -> None:
+        self.strict = strict
         self.routes: dict[str, Route] = {}
         self.unexpected: list[str] = []
         self.log: list[tuple[float, str]] = []
@@ -96,7 +97,9 @@ class RegistryEmulator:
                     | {"user-agent": self.headers.get("User-Agent", "")}
                 )
                 route = emulator.routes.get(key)
-                if route is None:
+                if route is None and not emulator.strict:
+                    reply = Reply(404, "not found")  # a permissive registry that knows nothing
+                elif route is None:
                     emulator.unexpected.append(key)
                     reply = Reply(500, f"no route for {key}")
                 else:

@@ -7,7 +7,6 @@ responses stay cached in the HTTP layer meanwhile. Outages (`error`) are never c
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Mapping, Sequence
@@ -73,12 +72,16 @@ class RegistryVerifier:
             else:
                 pending.append(reference)
         if pending:
+            import asyncio  # only when something must really be asked (slow to import)
+
             for result in asyncio.run(self._verify_all(pending)):
                 results[result.key] = result
         return results
 
     async def _verify_all(self, references: Sequence[Reference]) -> list[ReferenceResult]:
         # The HTTP stack is imported only when something must really be asked.
+        import asyncio
+
         from citecore.registries.http import Failure, RegistryClient
         from citecore.registries.snapshot import Snapshot
         from citecore.verify.resolve import verify_reference
