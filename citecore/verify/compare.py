@@ -205,11 +205,6 @@ class Comparison:
     mismatches: tuple[FieldMismatch, ...]
     notes: tuple[str, ...]
 
-    @property
-    def same_work(self) -> bool:
-        """The record describes the cited work (titles match or nearly match)."""
-        return self.title.same or self.title.similarity >= TITLE_SIMILAR
-
 
 def _venue_claimed(reference: Reference) -> bool:
     """ "arXiv preprint arXiv:NNNN" in a journal field names a preprint, not a venue."""

@@ -38,7 +38,7 @@ from citecore.registries.http import Failure, RegistryClient, RegistryResponse, 
 from citecore.registries.record import Source, Update, WorkRecord
 from citecore.registries.request import RegistryRequest
 from citecore.registries.snapshot import Snapshot
-from citecore.verify.compare import Comparison, compare, compare_titles
+from citecore.verify.compare import TITLE_SIMILAR, Comparison, compare, compare_titles
 
 _FLAGGED_UPDATES = {Update.RETRACTION, Update.WITHDRAWAL, Update.EXPRESSION_OF_CONCERN}
 
@@ -327,7 +327,7 @@ def _same_work(judged: list[tuple[WorkRecord, Comparison]]) -> bool:
 def _best(reference: Reference, records: list[WorkRecord]) -> WorkRecord | None:
     """The found record that is the cited work (same or similar title), best first."""
     scored = [(compare_titles(reference.title, r.title), r) for r in records]
-    candidates = [(t, r) for t, r in scored if t.same or t.similarity >= 0.75]
+    candidates = [(t, r) for t, r in scored if t.same or t.similarity >= TITLE_SIMILAR]
     if not candidates:
         return None
     return max(candidates, key=lambda tr: (tr[0].same, tr[0].similarity))[1]
