@@ -1,15 +1,16 @@
 """What the shells call: one pipeline from a document to a CheckResult.
 
-extract → load bibliography → verify → (ground: later) → policy → (emit: the caller's choice).
-The pandoc filter, the `check` command and the Quarto shim all go through `check_document`.
+extract → load bibliography → verify → ground → policy → (emit: the caller's choice).
+The pandoc filter, the `check` command and the Quarto shim go through `check_document`; LaTeX
+projects through `check_latex_file`. Both share `check_citations` from verification on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import panflute as pf
 from panflute.tools import meta2builtin
@@ -40,9 +41,6 @@ from citecore.options import Options
 from citecore.pandoc import read_markdown
 from citecore.pool import pool_findings
 from citecore.verify import Verifier
-
-if TYPE_CHECKING:
-    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,18 +132,52 @@ def check_document(
     """Run the pipeline over one pandoc document; raises only for unusable input (a missing
     bibliography, an unreadable file), never for problems in the citations themselves."""
     extraction = extract_citations(doc, sources)
-    citations = extraction.citations
     with Cache(options.cache) as cache:
         bibliography = load_document_bibliography(doc, options, search_dirs, sources, cache)
+    nocite, nocite_all = nocite_keys(doc)
+    unmapped = (
+        finding(
+            FindingKind.UNMAPPED,
+            "citation could not be mapped to a line of the source",
+            c.key,
+            c.location,
+        )
+        for c in extraction.unmapped
+    )
+    result = check_citations(
+        extraction.citations,
+        bibliography,
+        options,
+        verifier,
+        documents=tuple(s.name for s in sources) or ("<stdin>",),
+        folder=Path(sources[0].name).parent if sources else Path.cwd(),
+        nocite=(nocite, nocite_all),
+        extra_findings=unmapped,
+    )
+    return DocumentCheck(result, extraction)
+
+
+def check_citations(
+    citations: Sequence[Citation],
+    bibliography: Bibliography,
+    options: Options,
+    verifier: Verifier | None,
+    *,
+    documents: tuple[str, ...],
+    folder: Path,
+    nocite: tuple[Sequence[str], bool] = ((), False),
+    extra_findings: Iterable[Finding] = (),
+) -> CheckResult:
+    """The pipeline from verification on, for citations already extracted and a bibliography
+    already loaded: verify the cited entries, ground the citations, apply every policy, and
+    return one result whose findings (with `extra_findings`) are in document order."""
     cited_keys = dict.fromkeys(c.key for c in citations)
     cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
     verified = verifier.verify(cited) if verifier is not None else {}
-    nocite, nocite_all = nocite_keys(doc)
-    folder = Path(sources[0].name).parent if sources else Path.cwd()
     grounding = ground(citations, bibliography, options, folder)
     findings: list[Finding] = [
         *reference_findings(bibliography, options.today),
-        *citation_findings(citations, bibliography, nocite, nocite_all),
+        *citation_findings(citations, bibliography, *nocite),
         *verdict_findings(verified, bibliography, citations),
         *grounding_findings(citations, grounding),
         *pool_findings(
@@ -156,25 +188,16 @@ def check_document(
             options.pool_threshold,
             options.cutoff,
         ),
-        *(
-            finding(
-                FindingKind.UNMAPPED,
-                "citation could not be mapped to a line of the source",
-                c.key,
-                c.location,
-            )
-            for c in extraction.unmapped
-        ),
+        *extra_findings,
     ]
-    result = CheckResult(
-        documents=tuple(s.name for s in sources) or ("<stdin>",),
+    return CheckResult(
+        documents=documents,
         bibliography=bibliography,
-        citations=citations,
+        citations=tuple(citations),
         references=_results(bibliography, verified),
         findings=tuple(sorted(findings, key=_sort_key)),
         grounding=grounding,
     )
-    return DocumentCheck(result, extraction)
 
 
 def ground(
@@ -239,33 +262,16 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
     ]
     with Cache(options.cache) as cache:
         bibliography = load_bibliographies(list(dict.fromkeys(paths)), cache=cache)
-    citations = tuple(extraction.citations)
-    cited_keys = dict.fromkeys(c.key for c in citations)
-    cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
-    verified = verifier.verify(cited) if verifier is not None else {}
-    grounding = ground(citations, bibliography, options, main.parent)
-    findings: list[Finding] = [
-        *reference_findings(bibliography, options.today),
-        *citation_findings(citations, bibliography, extraction.nocite, extraction.nocite_all),
-        *verdict_findings(verified, bibliography, citations),
-        *grounding_findings(citations, grounding),
-        *pool_findings(
-            citations,
-            bibliography,
-            verified,
-            options.pool,
-            options.pool_threshold,
-            options.cutoff,
-        ),
-        *latex_record_findings(main, set(cited_keys) | set(extraction.nocite)),
-    ]
-    return CheckResult(
+    extracted = {c.key for c in extraction.citations} | set(extraction.nocite)
+    return check_citations(
+        extraction.citations,
+        bibliography,
+        options,
+        verifier,
         documents=tuple(str(f) for f in extraction.files),
-        bibliography=bibliography,
-        citations=citations,
-        references=_results(bibliography, verified),
-        findings=tuple(sorted(findings, key=_sort_key)),
-        grounding=grounding,
+        folder=main.parent,
+        nocite=(extraction.nocite, extraction.nocite_all),
+        extra_findings=latex_record_findings(main, extracted),
     )
 
 
