@@ -176,28 +176,24 @@ def find_cite_commands(text: str) -> Iterator[CiteCommand]:
             continue
         position = match.end()
         keys: list[tuple[str, str, str]] = []
-        if base in _MULTI:
+        multi = base in _MULTI
+        if multi:
             for _ in range(2):  # global (prenote)(postnote)
                 group = _group(text, position, "(", ")")
                 if group is None:
                     break
                 position = group[1]
-            while True:
-                optional, after = _optionals(text, position, 2)
-                group = _group(text, after, "{", "}")
-                if group is None:
-                    break
-                pre, post = _notes(optional)
-                keys.extend((k.strip(), pre, post) for k in group[0].split(",") if k.strip())
-                position = group[1]
-        else:
+        # A multicite takes [pre][post]{keys} groups until one is missing; others take one.
+        while True:
             optional, after = _optionals(text, position, 2)
             group = _group(text, after, "{", "}")
             if group is None:
-                continue
+                break
             pre, post = _notes(optional)
             keys.extend((k.strip(), pre, post) for k in group[0].split(",") if k.strip())
             position = group[1]
+            if not multi:
+                break
         if keys:
             yield CiteCommand(name + match.group(2), match.start(), position, tuple(keys))
 
