@@ -18,6 +18,7 @@ from citecore.ground.gemini_store import STATE_FILE, StoreSync, SyncMode
 from citecore.ground.judges.gemini import GeminiJudge, metadata_filter
 from citecore.model import GroundingStatus
 from tests.gemini_emulator import GeminiEmulator
+from tests.ground.cli import grounding_args, grounding_report
 
 
 @pytest.fixture
@@ -138,22 +139,8 @@ def test_check_with_the_gemini_judge(gemini: GeminiEmulator, tmp_path: Path) -> 
             "reason": "stated",
         }
     )
-    out = tmp_path / "report.json"
-    main(
-        [
-            "check",
-            str(tmp_path / "paper.md"),
-            "--ground",
-            "--sources",
-            str(tmp_path / "sources"),
-            "--no-verify",
-            "--judge",
-            "gemini",
-            "-o",
-            str(out),
-        ]
-    )
-    grounding = json.loads(out.read_text())["citations"][0]["grounding"]
+    report = grounding_report(tmp_path / "paper.md", tmp_path / "sources", "--judge", "gemini")
+    grounding = report["citations"][0]["grounding"]
     assert (grounding["status"], grounding["judge"], grounding["ungrounded"]) == (
         "supported",
         "gemini",
@@ -170,18 +157,9 @@ def _paper(tmp_path: Path, claims: list[str]) -> list[str]:
     (tmp_path / "refs.bib").write_text("@misc{notes2020, title = {Lab notes}}\n")
     body = "\n\n".join(f"{claim} [@notes2020]." for claim in claims)
     (tmp_path / "paper.md").write_text(f"---\nbibliography: refs.bib\n---\n\n{body}\n")
-    return [
-        "check",
-        str(tmp_path / "paper.md"),
-        "--ground",
-        "--sources",
-        str(tmp_path / "sources"),
-        "--no-verify",
-        "--judge",
-        "gemini",
-        "-f",
-        "json",
-    ]
+    return grounding_args(
+        tmp_path / "paper.md", tmp_path / "sources", "--judge", "gemini", "-f", "json"
+    )
 
 
 def test_batch_is_the_default_and_sequential_asks_one_by_one(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from citecore.ground.sources import file_field_paths
 from citecore.ground.text import Page, SourceText, read_source
 from citecore.model import GroundingStatus
 from tests.conftest import requires_latex, run_pandoc
+from tests.ground.cli import grounding_args, grounding_report
 from tests.paths import CORPUS
 
 VASWANI = CORPUS / "pdfs" / "vaswani2017-attention-is-all-you-need-arXiv1706.03762v5.pdf"
@@ -105,20 +105,7 @@ def test_grounding_run_through_check(tmp_path: Path) -> None:
             "This one has nothing to read [@nosource2020].",
         ],
     )
-    out = tmp_path / "report.json"
-    main(
-        [
-            "check",
-            str(paper),
-            "--ground",
-            "--sources",
-            str(tmp_path / "sources"),
-            "--no-verify",
-            "-o",
-            str(out),
-        ]
-    )
-    report = json.loads(out.read_text())
+    report = grounding_report(paper, tmp_path / "sources")
     grounding = [
         (c["key"], c["grounding"]["status"], c["grounding"]["page"], c["grounding"]["ungrounded"])
         for c in report["citations"]
@@ -144,23 +131,8 @@ def test_fail_on_unsupported_and_audit(tmp_path: Path) -> None:
         ["Clouds are made of water droplets [@notes2020].", "Nothing to read [@nosource2020]."],
     )
     sources = str(tmp_path / "sources")
-    assert (
-        main(
-            [
-                "check",
-                str(paper),
-                "--ground",
-                "--sources",
-                sources,
-                "--no-verify",
-                "--fail-on",
-                "unsupported",
-                "-f",
-                "json",
-            ]
-        )
-        == 1
-    )
+    failing = grounding_args(paper, tmp_path / "sources", "--fail-on", "unsupported", "-f", "json")
+    assert main(failing) == 1
     assert main(["audit", str(paper), "--sources", sources]) == 1
     assert (
         main(["audit", str(paper), "--sources", sources, "--bib", str(tmp_path / "refs.bib")]) == 1
@@ -171,16 +143,7 @@ def test_judgments_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     paper = _project(
         tmp_path, ["Our method reduced classification errors by 35 percent [@notes2020]."]
     )
-    args = [
-        "check",
-        str(paper),
-        "--ground",
-        "--sources",
-        str(tmp_path / "sources"),
-        "--no-verify",
-        "-f",
-        "json",
-    ]
+    args = grounding_args(paper, tmp_path / "sources", "-f", "json")
     main(args)
     calls: list[str] = []
     original = LocalJudge.judge

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from citecore.cli import main
 from citecore.ground.evidence import Passage, RankedPassage
 from citecore.ground.judges.openai_compat import OpenAICompatJudge
 from citecore.ground.judges.prompt import user_message
 from citecore.model import GroundingStatus
+from tests.ground.cli import grounding_report
 
 SOURCE = (
     "Results. Our method reduced classification errors by 35 percent on the benchmark.\n\n"
@@ -111,26 +111,17 @@ def _project(tmp_path: Path, claim: str) -> Path:
 
 def _grounding(chat: ChatServer, tmp_path: Path, claim: str) -> dict[str, Any]:
     paper = _project(tmp_path, claim)
-    out = tmp_path / "report.json"
-    main(
-        [
-            "check",
-            str(paper),
-            "--ground",
-            "--sources",
-            str(tmp_path / "sources"),
-            "--no-verify",
-            "--judge",
-            "openai",
-            "--judge-url",
-            chat.url,
-            "--judge-model",
-            "m",
-            "-o",
-            str(out),
-        ]
+    report = grounding_report(
+        paper,
+        tmp_path / "sources",
+        "--judge",
+        "openai",
+        "--judge-url",
+        chat.url,
+        "--judge-model",
+        "m",
     )
-    grounding: dict[str, Any] = json.loads(out.read_text())["citations"][0]["grounding"]
+    grounding: dict[str, Any] = report["citations"][0]["grounding"]
     return grounding
 
 
