@@ -4,6 +4,7 @@ is installable here; Quarto runs the same Lua through its own pandoc)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,15 +22,31 @@ def quarto_case(tmp_path: Path) -> Path:
     return folder
 
 
+def run_shim(
+    folder: Path, env: dict[str, str] | None = None, check: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """Render the case's paper.qmd to HTML with the shim, as Quarto's pandoc would."""
+    return run_pandoc(
+        "-f",
+        "markdown",
+        "paper.qmd",
+        "--lua-filter",
+        str(SHIM),
+        "-t",
+        "html",
+        cwd=folder,
+        env=env,
+        check=check,
+    )
+
+
 def test_extension_manifest_contributes_the_filter() -> None:
     manifest = yaml.safe_load((SHIM.parent / "_extension.yml").read_text())
     assert manifest["contributes"]["filters"] == ["citecheck.lua"]
 
 
 def test_shim_checks_the_document_and_skips_cross_references(quarto_case: Path) -> None:
-    completed = run_pandoc(
-        "-f", "markdown", "paper.qmd", "--lua-filter", str(SHIM), "-t", "html", cwd=quarto_case
-    )
+    completed = run_shim(quarto_case)
     citecheck_lines = [line for line in completed.stderr.splitlines() if "citecheck" in line]
     assert citecheck_lines == [
         "[WARNING] citecheck: paper.qmd:9: [undefined] missing2020: "
@@ -39,33 +56,12 @@ def test_shim_checks_the_document_and_skips_cross_references(quarto_case: Path) 
 
 
 def test_shim_fails_the_build_in_strict_mode(quarto_case: Path) -> None:
-    completed = run_pandoc(
-        "-f",
-        "markdown",
-        "paper.qmd",
-        "--lua-filter",
-        str(SHIM),
-        "-t",
-        "html",
-        cwd=quarto_case,
-        env={"CITECHECK_STRICT": "1"},
-        check=False,
-    )
+    completed = run_shim(quarto_case, env={"CITECHECK_STRICT": "1"}, check=False)
     assert completed.returncode != 0
     assert "citation problems fail this build" in completed.stderr
 
 
 def test_shim_warns_when_citecheck_is_missing(quarto_case: Path) -> None:
-    completed = run_pandoc(
-        "-f",
-        "markdown",
-        "paper.qmd",
-        "--lua-filter",
-        str(SHIM),
-        "-t",
-        "html",
-        cwd=quarto_case,
-        env={"CITECHECK_COMMAND": "no-such-citecheck"},
-    )
+    completed = run_shim(quarto_case, env={"CITECHECK_COMMAND": "no-such-citecheck"})
     assert "[WARNING] citecheck: could not run 'no-such-citecheck'" in completed.stderr
     assert "accuracy rises with depth" in " ".join(completed.stdout.split())
