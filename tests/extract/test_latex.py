@@ -129,7 +129,17 @@ TEX_FILES = sorted((CORPUS / "latex").rglob("*.tex"))
 
 @pytest.mark.parametrize("tex", TEX_FILES, ids=lambda p: str(p.relative_to(CORPUS / "latex")))
 def test_every_corpus_file_is_read(tex: Path) -> None:
-    extract_latex(tex)
+    """Every file reads without error, and each citation points at a line of a file it read."""
+    extraction = extract_latex(tex)
+    assert extraction.files[0] == tex
+    read = {str(f) for f in extraction.files}
+    for citation in extraction.citations:
+        assert citation.key.strip() == citation.key != ""
+        assert citation.location is not None
+        assert citation.location.file in read
+        assert citation.location.line is not None
+        lines = Path(citation.location.file).read_text(errors="replace").count("\n") + 1
+        assert 1 <= citation.location.line <= lines
 
 
 def _compile(folder: Path, name: str) -> bool:
