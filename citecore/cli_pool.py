@@ -24,9 +24,10 @@ def run_pool(args: argparse.Namespace) -> int:
         pool, problems = load_pool(args.pool)
         for problem in problems:
             title = pool.papers[problem.index].title if problem.index < len(pool.papers) else ""
+            hint = " (pool validate --fix fixes this)" if problem.fixable else ""
             print(
                 f"{args.pool}: paper {problem.index + 1} ({title[:50]}): "
-                f"{problem.severity}: {problem.message}"
+                f"{problem.severity}: {problem.message}{hint}"
             )
         return 1 if any(p.severity == "error" for p in problems) else 0
     if args.pool_command == "bibtex":

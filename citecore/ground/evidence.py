@@ -59,7 +59,6 @@ class EvidenceIndex:
     def __init__(self, all_passages: list[Passage]) -> None:
         self.passages = all_passages
         self._terms = [Counter(content_tokens(p.text)) for p in all_passages]
-        self._numbers = [numbers(p.text) for p in all_passages]
         lengths = [sum(t.values()) for t in self._terms]
         self._average = (sum(lengths) / len(lengths)) if lengths else 1.0
         self._lengths = lengths
