@@ -96,7 +96,7 @@ def test_validate_and_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["pool", "validate", str(pool)]) == 1
     out = capsys.readouterr().out
     assert "paper 5 (): error: missing title\n" in out
-    assert "expected {\"name\": …} (pool validate --fix fixes this)" in out
+    assert 'expected {"name": …} (pool validate --fix fixes this)' in out
     assert "paper 3 (Attention Is All You Need): warning: author 'Ashish Vaswani'" in out
     main(["pool", "validate", str(pool), "--fix"])
     fixed = json.loads(pool.read_text())
