@@ -19,6 +19,15 @@ from tests.paths import CASES, CORPUS, REPO, SHARED
 __all__ = ["CASES", "CORPUS", "REPO", "SHARED", "CorpusPaper", "corpus_markdown_papers"]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Stop at once, in one line, when the shared corpus the tests read is not there."""
+    if not CORPUS.is_dir():
+        raise pytest.UsageError(
+            f"the tests read the shared corpus at {CORPUS}, which does not exist: check out "
+            "`shared/` beside the repository or point CITECHECK_SHARED at it"
+        )
+
+
 @dataclass(frozen=True)
 class CorpusPaper:
     """A corpus paper and, when its `bibliography:` names a file the corpus renamed, that file."""
