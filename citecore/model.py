@@ -178,6 +178,8 @@ class Reference:
     title: str = ""
     authors: tuple[Person, ...] = ()
     editors: tuple[Person, ...] = ()
+    # False when the list ends with "and others"/"et al." or only part of it could be read.
+    authors_complete: bool = True
     year: int | None = None
     year_text: str = ""
     date: str = ""

@@ -1,6 +1,9 @@
 """A loopback registry emulator: a real HTTP server that answers citecheck's requests with
 recorded bodies from ../shared/fixtures/real/, and can misbehave on purpose.
 
+With a `World` (tests/world.py) it also answers, from the registry world of real works, every
+request no route declares: the whole live path runs over about 1,100 labelled references.
+
 Strict like arxiv.py's recorded tests: a request with no route is answered 500 and remembered
 (`unexpected`), and a route never asked for is remembered too (`unused`), so a test can fail on
 either instead of passing by accident. Fault injection per route: a scripted sequence of
@@ -21,6 +24,7 @@ from citecore.registries.record import Source
 from citecore.registries.request import RegistryRequest
 from citecore.registries.settings import base_url_variable
 from tests.paths import FIXTURES
+from tests.world import World
 
 # Identification and credentials that the client adds; routes are matched without them.
 _IDENTIFICATION = {"mailto", "tool", "email", "api_key"}
@@ -78,8 +82,9 @@ def _route_key(path: str, params: list[tuple[str, str]]) -> str:
 class RegistryEmulator:
     """The server; `serve(request, replies…)` declares what answers a request of ours."""
 
-    def __init__(self, strict: bool = True) -> None:
+    def __init__(self, strict: bool = True, world: World | None = None) -> None:
         self.strict = strict
+        self.world = world
         self.routes: dict[str, Route] = {}
         self.unexpected: list[str] = []
         self.log: list[tuple[float, str]] = []
@@ -97,7 +102,14 @@ class RegistryEmulator:
                     | {"user-agent": self.headers.get("User-Agent", "")}
                 )
                 route = emulator.routes.get(key)
-                if route is None and not emulator.strict:
+                answer = (
+                    emulator.world.answer(url.path, dict(params))
+                    if route is None and emulator.world is not None
+                    else None
+                )
+                if answer is not None:
+                    reply = Reply(answer.status, answer.body, {"Content-Type": answer.content_type})
+                elif route is None and not emulator.strict:
                     reply = Reply(404, "not found")  # a permissive registry that knows nothing
                 elif route is None:
                     emulator.unexpected.append(key)

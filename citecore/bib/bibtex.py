@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from citecore.bib.latex_text import decode_latex
-from citecore.bib.names import parse_bibtex_names
+from citecore.bib.names import ends_with_others, parse_bibtex_names
 from citecore.identifiers import (
     arxiv_from_doi,
     arxiv_in_text,
@@ -188,6 +188,7 @@ def to_reference(
         location=location,
         title=title,
         authors=parse_bibtex_names(fields.get("author", "")),
+        authors_complete=not ends_with_others(fields.get("author", "")),
         editors=parse_bibtex_names(fields.get("editor", "")),
         year=year,
         year_text=year_text,

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from citecore.bib.names import parse_csl_names
+from citecore.bib.names import csl_names_complete, parse_csl_names
 from citecore.errors import InputError
 from citecore.identifiers import (
     arxiv_from_doi,
@@ -59,6 +59,7 @@ def csl_to_reference(item: Mapping[str, Any], location: SourceLocation) -> Refer
         location=location,
         title=_text(item.get("title")),
         authors=parse_csl_names(item.get("author")),
+        authors_complete=csl_names_complete(item.get("author")),
         editors=parse_csl_names(item.get("editor")),
         year=year,
         year_text=year_text,

@@ -7,6 +7,7 @@ come structured already; a `literal` CSL name is an organisation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -51,12 +52,37 @@ def parse_display_name(name: str) -> Person:
     return parse_bibtex_name(" ".join(name.replace("{", "").replace("}", "").split()))
 
 
+_OTHERS = frozenset({"others", "et al", "et al.", "et. al.", "{et al.}", "et~al."})
+
+
+def _is_others(name: str) -> bool:
+    return name.strip().casefold() in _OTHERS
+
+
 def parse_bibtex_names(value: str) -> tuple[Person, ...]:
     """An `author`/`editor` field ("A and B and others") as Persons; "others" is dropped."""
     from bibtexparser.middlewares.names import split_multiple_persons_names
 
     names = split_multiple_persons_names(value)
-    return tuple(parse_bibtex_name(n) for n in names if n.strip() and n.strip() != "others")
+    return tuple(parse_bibtex_name(n) for n in names if n.strip() and not _is_others(n))
+
+
+def ends_with_others(value: str) -> bool:
+    """True when a BibTeX name list says it is incomplete ("… and others", "et al.")."""
+    from bibtexparser.middlewares.names import split_multiple_persons_names
+
+    names = split_multiple_persons_names(value)
+    return bool(names) and (
+        _is_others(names[-1]) or bool(re.search(r"\bet\.?\s*al\b\.?\s*$", names[-1]))
+    )
+
+
+def csl_names_complete(values: Iterable[Mapping[str, Any]] | None) -> bool:
+    """False when a CSL name list ends with an "et al." / "others" entry."""
+    listed = [v for v in values or () if isinstance(v, Mapping)]
+    return not listed or not _is_others(
+        str(listed[-1].get("literal") or listed[-1].get("family") or "")
+    )
 
 
 def parse_csl_names(values: Iterable[Mapping[str, Any]] | None) -> tuple[Person, ...]:
@@ -64,6 +90,8 @@ def parse_csl_names(values: Iterable[Mapping[str, Any]] | None) -> tuple[Person,
     people = []
     for value in values or ():
         if not isinstance(value, Mapping):
+            continue
+        if _is_others(str(value.get("literal") or value.get("family") or "x")):
             continue
         if value.get("literal"):
             people.append(Person(family=str(value["literal"]), is_organization=True))

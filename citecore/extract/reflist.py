@@ -132,6 +132,7 @@ def parse_reference_text(text: str, key: str, location: SourceLocation) -> Refer
         location=location,
         title=title if len(title.split()) >= 2 else "",
         authors=_first_author(authors_text) if authors_text else (),
+        authors_complete=False,  # only the first author is read from free text
         year=year,
         year_text=str(year) if year else "",
         doi=doi,

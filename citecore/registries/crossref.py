@@ -85,12 +85,16 @@ def parse_item(item: Mapping[str, Any]) -> WorkRecord:
         if r.get("id-type") == "doi"
     )
     subtype = str(item.get("subtype", ""))
+    event = item.get("event") or {}
+    names = [*(item.get("container-title") or ())[1:], *(item.get("short-container-title") or ())]
+    names += [str(event[k]) for k in ("name", "acronym") if event.get(k)]
     return WorkRecord(
         source=Source.CROSSREF,
         title=_first(item.get("title")),
         authors=_authors(item),
         year=_year(item),
-        venue=_first(item.get("container-title")) or _first((item.get("event") or {}).get("name")),
+        venue=_first(item.get("container-title")) or _first(event.get("name")),
+        venue_names=tuple(dict.fromkeys(" ".join(str(n).split()) for n in names if n)),
         doi=str(item.get("DOI", "")).lower(),
         url=str(item.get("URL", "")),
         work_type=str(item.get("type", "")),

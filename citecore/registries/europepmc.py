@@ -46,7 +46,9 @@ def parse_search(body: str) -> list[WorkRecord]:
     records = []
     for item in (json.loads(body).get("resultList") or {}).get("result", []):
         year = str(item.get("pubYear", ""))
-        journal = ((item.get("journalInfo") or {}).get("journal") or {}).get("title", "")
+        journal_info = (item.get("journalInfo") or {}).get("journal") or {}
+        journal = journal_info.get("title", "")
+        short = (journal_info.get(k) for k in ("isoabbreviation", "medlineAbbreviation"))
         records.append(
             WorkRecord(
                 source=Source.EUROPEPMC,
@@ -54,6 +56,7 @@ def parse_search(body: str) -> list[WorkRecord]:
                 authors=_authors(item),
                 year=int(year) if year.isdigit() else None,
                 venue=str(journal or item.get("journalTitle", "")),
+                venue_names=tuple(dict.fromkeys(str(name) for name in short if name)),
                 doi=str(item.get("doi", "")).lower(),
                 pmid=str(item.get("pmid", "")),
                 work_type=str(item.get("pubType", "")),

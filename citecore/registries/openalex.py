@@ -52,6 +52,11 @@ def _record(item: dict[str, Any]) -> WorkRecord:
         authors=tuple(_person(a) for a in item.get("authorships", [])),
         year=item.get("publication_year"),
         venue=str(source.get("display_name") or ""),
+        venue_names=tuple(
+            str(name)
+            for name in (source.get("abbreviated_title"), *(source.get("alternate_titles") or ()))
+            if name
+        ),
         doi=doi,
         url=str(open_access),
         work_type=str(item.get("type", "")),

@@ -69,6 +69,7 @@ def parse_summary(body: str) -> list[WorkRecord]:
                 authors=tuple(_person(a) for a in item.get("authors", [])),
                 year=int(year.group(0)) if year else None,
                 venue=str(item.get("fulljournalname") or item.get("source") or ""),
+                venue_names=(str(item["source"]),) if item.get("source") else (),
                 doi=str(ids.get("doi", "")).lower(),
                 pmid=str(uid),
                 url=f"https://pubmed.ncbi.nlm.nih.gov/{uid}/",

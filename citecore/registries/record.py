@@ -50,3 +50,5 @@ class WorkRecord:
     updates: frozenset[Update] = frozenset()
     related_dois: tuple[str, ...] = ()
     abstract: str = ""
+    # Other names of the venue: abbreviations (ISO 4, NLM), short and alternate titles, events.
+    venue_names: tuple[str, ...] = ()

@@ -14,6 +14,7 @@ from rapidfuzz import fuzz
 from citecore.model import FieldMismatch, Person, Reference
 from citecore.normalize import fold
 from citecore.registries.record import Source, WorkRecord
+from citecore.verify.venues import Agreement, compare_venues, venue_year_problem
 
 TITLE_SIMILAR = 0.75
 _SUBTITLE_MIN_WORDS = 3
@@ -46,22 +47,6 @@ _GREEK = {
     "ψ": "psi",
     "ω": "omega",
 }
-_VENUE_NOISE = frozenset(
-    {
-        "proceedings",
-        "proc",
-        "annual",
-        "conference",
-        "conf",
-        "international",
-        "intl",
-        "int",
-        "workshop",
-        "symposium",
-        "journal",
-        "j",
-    }
-)
 
 
 def _title_words(title: str) -> list[str]:
@@ -122,14 +107,43 @@ def same_person(cited: Person, found: Person) -> bool:
     )
 
 
-def compare_authors(cited: tuple[Person, ...], found: tuple[Person, ...]) -> list[FieldMismatch]:
-    """First author must match; every cited author must be in the record when the record lists
-    at least as many (truncated lists and "et al." are fine)."""
-    people = [p for p in cited if not p.is_organization]
-    if not cited or not found:
-        return []
-    if cited[0].is_organization:
-        return []  # corporate authors are named too variously to accuse
+@dataclass(frozen=True, slots=True)
+class AuthorCheck:
+    """The authors rule applied to one record: accusations, and cited authors the record may
+    lack only because its own list is short (to be confirmed with another source)."""
+
+    mismatches: tuple[FieldMismatch, ...] = ()
+    unconfirmed: tuple[Person, ...] = ()
+
+
+def _on_record(person: Person, found: tuple[Person, ...]) -> bool:
+    return any(same_person(person, f) for f in found)
+
+
+def missing_authors(cited: tuple[Person, ...], found: tuple[Person, ...]) -> list[Person]:
+    """Cited people (after the first) whom the record does not list."""
+    return [p for p in cited[1:] if not p.is_organization and not _on_record(p, found)]
+
+
+def not_on_record(missing: list[Person], found: tuple[Person, ...]) -> FieldMismatch:
+    """The mismatch naming cited authors a record does not list."""
+    return FieldMismatch(
+        "authors",
+        "; ".join(p.display() for p in missing),
+        "; ".join(f.display() for f in found[:8]) + (" …" if len(found) > 8 else ""),
+        "cited authors not on the record: " + ", ".join(p.display() for p in missing),
+    )
+
+
+def compare_authors(
+    cited: tuple[Person, ...], found: tuple[Person, ...], cited_complete: bool = True
+) -> AuthorCheck:
+    """The first author must be the record's; every cited author must be on the record; a cited
+    list that stops early without "and others" omits authors. Cited authors missing from a
+    record that lists fewer authors than cited are only `unconfirmed`: registries sometimes
+    keep just the first author, so another source must confirm before anyone is accused."""
+    if not cited or not found or cited[0].is_organization:
+        return AuthorCheck()  # corporate authors are named too variously to accuse
     problems = []
     if not same_person(cited[0], found[0]):
         problems.append(
@@ -137,80 +151,66 @@ def compare_authors(cited: tuple[Person, ...], found: tuple[Person, ...]) -> lis
                 "first_author", cited[0].display(), found[0].display(), "the first author differs"
             )
         )
-    if len(found) >= len(cited):
-        missing = [p for p in people[1:] if not any(same_person(p, f) for f in found)]
-        if missing:
-            problems.append(
-                FieldMismatch(
-                    "authors",
-                    "; ".join(p.display() for p in missing),
-                    "; ".join(f.display() for f in found[:8]),
-                    "cited authors not in the record",
-                )
+    missing = missing_authors(cited, found)
+    if missing and len(found) < len(cited):
+        return AuthorCheck(tuple(problems), tuple(missing))
+    if missing:
+        problems.append(not_on_record(missing, found))
+    elif cited_complete and len(found) > len(cited) and not problems:
+        omitted = len(found) - len(cited)
+        problems.append(
+            FieldMismatch(
+                "authors",
+                f"{len(cited)} authors",
+                f"{len(found)} authors",
+                f"the author list stops after {len(cited)} of {len(found)} without "
+                f"'and others': {omitted} omitted",
             )
-    return problems
-
-
-def _venue_words(venue: str) -> list[str]:
-    words = fold(re.sub(r"\(.*?\)", " ", venue)).split()
-    return [
-        w
-        for w in words
-        if w not in _STOPWORDS
-        and w not in _VENUE_NOISE
-        and not re.fullmatch(r"\d+(st|nd|rd|th)?", w)
-    ]
-
-
-def _abbreviates_word(short: str, full: str) -> bool:
-    """ "natl" abbreviates "national": same first letter, the rest in order (ISO 4 style)."""
-    if not short or short[0] != full[0] or len(short) > len(full):
-        return False
-    letters = iter(full)
-    return all(char in letters for char in short)
-
-
-def _abbreviates(short: list[str], full: list[str]) -> bool:
-    """ "natl acad sci" abbreviates "national academy sciences", word by word."""
-    return len(short) == len(full) and all(
-        _abbreviates_word(s, f) for s, f in zip(short, full, strict=True)
-    )
-
-
-def is_bare_acronym(venue: str) -> bool:
-    """ "NeurIPS", "CVPR", "ICLR 2015": a short acronym we note but do not compare."""
-    core = re.sub(r"['’]?\d{2,4}", "", venue).strip()
-    return bool(re.fullmatch(r"[A-Za-z-]{2,10}", core)) and sum(c.isupper() for c in core) >= 2
-
-
-def same_venue(cited: str, found: str) -> bool:
-    """The same journal or conference, abbreviations allowed; "Nature" ≠ "Nature Communications"."""
-    cited_words, found_words = _venue_words(cited), _venue_words(found)
-    if not cited_words or not found_words:
-        return True
-    if cited_words == found_words:
-        return True
-    if _abbreviates(cited_words, found_words) or _abbreviates(found_words, cited_words):
-        return True
-    if min(len(cited_words), len(found_words)) >= 3:
-        return fuzz.token_sort_ratio(" ".join(cited_words), " ".join(found_words)) >= 90
-    return False
+        )
+    return AuthorCheck(tuple(problems))
 
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """The outcome of comparing one reference with one record."""
+    """The outcome of comparing one reference with one record.
+
+    `unconfirmed_authors` are cited authors missing from a record whose list is shorter than
+    the cited one; `needs_published` says the reference claims a venue and the record is a
+    preprint, so only a published version can confirm or refute the venue."""
 
     title: TitleMatch
     mismatches: tuple[FieldMismatch, ...]
     notes: tuple[str, ...]
+    unconfirmed_authors: tuple[Person, ...] = ()
+    needs_published: bool = False
 
 
-def _venue_claimed(reference: Reference) -> bool:
-    """ "arXiv preprint arXiv:NNNN" in a journal field names a preprint, not a venue."""
-    return bool(reference.venue) and not re.match(
-        r"^\s*(arxiv|corr|biorxiv|medrxiv)\b", reference.venue, re.IGNORECASE
-    )
+_PREPRINT_VENUE = re.compile(r"^\s*(arxiv|corr|biorxiv|medrxiv|chemrxiv|ssrn|preprints?)\b", re.I)
+
+
+def venue_claimed(reference: Reference) -> bool:
+    """True when the entry names a venue: "arXiv preprint arXiv:NNNN" names a preprint, and a
+    thesis's school or a report's institution is no venue either."""
+    return bool(reference.venue.strip()) and not _PREPRINT_VENUE.match(reference.venue)
+
+
+def is_preprint_record(record: WorkRecord) -> bool:
+    """A record of a preprint (arXiv, bioRxiv, …): it says nothing about where a work appeared."""
+    if record.is_preprint or record.source is Source.ARXIV:
+        return True
+    if record.venue:
+        return bool(_PREPRINT_VENUE.match(record.venue))
+    return record.doi.startswith("10.48550/")  # an arXiv DOI and no other venue named
+
+
+def _venue_mismatch(reference: Reference, record: WorkRecord) -> FieldMismatch | str | None:
+    """The venue rule: a mismatch, a note (str) when it cannot be decided, or None."""
+    comparison = compare_venues(reference.venue, (record.venue, *record.venue_names))
+    if comparison.agreement is Agreement.DIFFERENT:
+        return FieldMismatch("venue", reference.venue, record.venue, comparison.reason)
+    if comparison.agreement is Agreement.UNDECIDED and record.venue:
+        return f"venue '{reference.venue}' not compared: {comparison.reason}"
+    return None
 
 
 def compare(reference: Reference, record: WorkRecord) -> Comparison:
@@ -226,7 +226,8 @@ def compare(reference: Reference, record: WorkRecord) -> Comparison:
                 "title", reference.title, record.title, f"title similarity {title.similarity:.2f}"
             )
         )
-    mismatches.extend(compare_authors(reference.authors, record.authors))
+    authors = compare_authors(reference.authors, record.authors, reference.authors_complete)
+    mismatches.extend(authors.mismatches)
     if reference.year is not None and record.year is not None:
         if abs(reference.year - record.year) == 1:
             notes.append(
@@ -235,9 +236,14 @@ def compare(reference: Reference, record: WorkRecord) -> Comparison:
             )
         elif reference.year != record.year:
             mismatches.append(FieldMismatch("year", str(reference.year), str(record.year)))
-    if _venue_claimed(reference) and record.venue and record.source is not Source.ARXIV:
-        if is_bare_acronym(reference.venue):
-            notes.append(f"venue '{reference.venue}' is an acronym; not compared")
-        elif not same_venue(reference.venue, record.venue):
-            mismatches.append(FieldMismatch("venue", reference.venue, record.venue))
-    return Comparison(title, tuple(mismatches), tuple(notes))
+    needs_published = False
+    if venue_claimed(reference):
+        if problem := venue_year_problem(reference.venue, reference.year):
+            mismatches.append(FieldMismatch("venue", reference.venue, record.venue, problem))
+        elif is_preprint_record(record):
+            needs_published = True
+        elif isinstance(outcome := _venue_mismatch(reference, record), FieldMismatch):
+            mismatches.append(outcome)
+        elif outcome:
+            notes.append(outcome)
+    return Comparison(title, tuple(mismatches), tuple(notes), authors.unconfirmed, needs_published)

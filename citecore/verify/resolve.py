@@ -10,6 +10,7 @@ stopping at an exact title match. `not_found` needs every consulted source to ha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
@@ -38,7 +39,15 @@ from citecore.registries.http import Failure, RegistryClient, RegistryResponse, 
 from citecore.registries.record import Source, Update, WorkRecord
 from citecore.registries.request import RegistryRequest
 from citecore.registries.snapshot import Snapshot
-from citecore.verify.compare import TITLE_SIMILAR, Comparison, compare, compare_titles
+from citecore.verify.compare import (
+    TITLE_SIMILAR,
+    Comparison,
+    compare,
+    compare_titles,
+    is_preprint_record,
+    not_on_record,
+    same_person,
+)
 
 _FLAGGED_UPDATES = {Update.RETRACTION, Update.WITHDRAWAL, Update.EXPRESSION_OF_CONCERN}
 
@@ -87,14 +96,24 @@ def to_match(record: WorkRecord) -> Match:
 _DATACITE_PREFIXES = ("10.48550/", "10.5281/", "10.6084/", "10.5061/", "10.1594/", "10.4230/")
 
 
+def _registered_doi(doi: str, trail: _Trail) -> str:
+    """arXiv registers its DOIs for unversioned ids: "10.48550/arxiv.2104.09425v2" names the
+    work of 10.48550/arxiv.2104.09425, with a version pinned, not a DOI that does not exist."""
+    match = re.fullmatch(r"(10\.48550/arxiv\.\d{4}\.\d{4,5})v\d+", doi)
+    if match is None:
+        return doi
+    trail.notes.append(f"arXiv DOIs carry no version: {doi} is registered as {match.group(1)}")
+    return match.group(1)
+
+
 async def _resolve_doi(doi: str, fetch: Fetch, trail: _Trail) -> None:
-    """The record of a DOI from its agency. Most DOIs are Crossref's, so Crossref is asked
-    first and doi.org only when Crossref does not know the DOI (is it DataCite's, another
-    agency's, or nobody's?): one request for most references instead of two."""
-    if doi.startswith(_DATACITE_PREFIXES):
-        await _from_agency(doi, doi_org.Agency.DATACITE, fetch, trail)
-        return
-    if await _from_agency(doi, doi_org.Agency.CROSSREF, fetch, trail, quiet_absence=True):
+    """The record of a DOI from its agency. The likely agency is asked first (DataCite for its
+    repositories' prefixes, else Crossref, which holds most DOIs), and doi.org only when that
+    agency does not know the DOI (whose is it, or nobody's?): one request for most references."""
+    likely = (
+        doi_org.Agency.DATACITE if doi.startswith(_DATACITE_PREFIXES) else doi_org.Agency.CROSSREF
+    )
+    if await _from_agency(doi, likely, fetch, trail, quiet_absence=True):
         return
     if trail.failures:
         return
@@ -110,10 +129,12 @@ async def _resolve_doi(doi: str, fetch: Fetch, trail: _Trail) -> None:
         trail.mismatches.append(FieldMismatch("doi", doi, "", "this DOI does not exist"))
     elif agency is doi_org.Agency.OTHER:
         trail.notes.append(f"DOI {doi} is registered with an agency whose metadata is not read")
-    elif agency is doi_org.Agency.DATACITE:
+    elif agency is not likely:
         await _from_agency(doi, agency, fetch, trail)
     else:
-        trail.notes.append(f"DOI {doi} is registered with Crossref, which has no metadata for it")
+        trail.notes.append(
+            f"DOI {doi} is registered with {agency.value}, which has no metadata for it"
+        )
 
 
 async def _from_agency(
@@ -246,11 +267,51 @@ async def verify_reference(
     return result
 
 
+@dataclass
+class _Lookup:
+    """What the follow-up questions about one reference may ask, and what was found so far."""
+
+    reference: Reference
+    fetch: Fetch
+    trail: _Trail
+    search: Callable[[], Awaitable[list[WorkRecord]]]
+    use_openalex: bool
+    found: list[WorkRecord] = field(default_factory=list)
+    searched: bool = False
+
+    async def searched_records(self) -> list[WorkRecord]:
+        """The title search's records (searched once per reference)."""
+        if not self.searched:
+            self.searched = True
+            self.found.extend(await self.search())
+        return self.found
+
+    def versions(self, record: WorkRecord) -> list[WorkRecord]:
+        """Other records seen of the same work (same title), this record's source excluded."""
+        return [
+            r
+            for r in [*self.trail.records, *self.found]
+            if r is not record and compare_titles(record.title, r.title).same
+        ]
+
+
+def _memoized(fetch: Fetch) -> Fetch:
+    """One answer per request within a reference's routing (follow-ups repeat searches)."""
+    answers: dict[RegistryRequest, RegistryResponse] = {}
+
+    async def once(request: RegistryRequest) -> RegistryResponse:
+        if request not in answers:
+            answers[request] = await fetch(request)
+        return answers[request]
+
+    return once
+
+
 async def _verdict(
     reference: Reference, client: RegistryClient, snapshot: Snapshot | None
 ) -> ReferenceResult:
     trail = _Trail()
-    fetch = client.fetch
+    fetch = _memoized(client.fetch)
     keys = client.settings.api_keys
     use_openalex, use_s2 = "OPENALEX_API_KEY" in keys, "S2_API_KEY" in keys
 
@@ -264,6 +325,7 @@ async def _verdict(
                 return local
         return await _search(reference, fetch, trail, use_openalex, use_s2)
 
+    lookup = _Lookup(reference, fetch, trail, search, use_openalex)
     local_doi = snapshot.by_doi(reference.doi) if snapshot and reference.doi else []
     local_arxiv = snapshot.by_arxiv(reference.arxiv_id) if snapshot and reference.arxiv_id else []
     if local_doi or local_arxiv:
@@ -271,7 +333,7 @@ async def _verdict(
         trail.records.extend(local_doi[:1] + local_arxiv[:1])
 
     if reference.doi and not local_doi:
-        await _resolve_doi(reference.doi.lower(), fetch, trail)
+        await _resolve_doi(_registered_doi(reference.doi.lower(), trail), fetch, trail)
     if reference.pmid:
         await _resolve_pmid(reference.pmid, fetch, trail)
     # An arXiv id that only restates an arXiv DOI was resolved through DataCite already.
@@ -288,28 +350,27 @@ async def _verdict(
                 "the identifiers name different works",
             )
         )
-    matching = [(r, c) for r, c in judged if not c.mismatches]
-    if matching and not trail.mismatches:
-        record, comparison = matching[0]
-        return _result(reference, ReferenceVerdict.VERIFIED, record, trail, comparison)
     if judged:
-        record, comparison = min(judged, key=lambda rc: len(rc[1].mismatches))
-        trail.mismatches.extend(comparison.mismatches)
-        suggested = await _suggestion(reference, search, record) if reference.title else None
-        return _result(reference, ReferenceVerdict.MISMATCH, record, trail, comparison, suggested)
+        record, comparison = min(judged, key=lambda rc: _weight(rc[1]))
+        record, comparison = await _follow_up(lookup, record, comparison)
+        suggested = None
+        if reference.title and (comparison.mismatches or trail.mismatches):
+            suggested = await _suggestion(lookup, record)
+        return _judged(reference, record, comparison, trail, suggested)
     if trail.mismatches:  # an identifier that does not exist, nothing else resolved
-        best = _best(reference, await search())
-        return _result(reference, ReferenceVerdict.MISMATCH, None, trail, None, best)
+        best = _best(reference, await lookup.searched_records())
+        if best is None:
+            return _result(reference, ReferenceVerdict.MISMATCH, None, trail, None)
+        best, comparison = await _follow_up(lookup, best, compare(reference, best))
+        return _judged(reference, best, comparison, trail, best)
     if not reference.title:
         verdict = _outage(trail) if trail.failures else ReferenceVerdict.UNVERIFIABLE
         trail.notes.append("no title to search for")
         return _result(reference, verdict, None, trail, None)
-    best = _best(reference, await search())
+    best = _best(reference, await lookup.searched_records())
     if best is not None:
-        comparison = compare(reference, best)
-        verdict = ReferenceVerdict.MISMATCH if comparison.mismatches else ReferenceVerdict.VERIFIED
-        trail.mismatches.extend(comparison.mismatches)
-        return _result(reference, verdict, best, trail, comparison)
+        best, comparison = await _follow_up(lookup, best, compare(reference, best))
+        return _judged(reference, best, comparison, trail)
     if trail.failures:
         return _result(reference, _outage(trail), None, trail, None)
     trail.notes.append(
@@ -317,6 +378,196 @@ async def _verdict(
         "often missing from them)"
     )
     return _result(reference, ReferenceVerdict.NOT_FOUND, None, trail, None)
+
+
+def _weight(comparison: Comparison) -> tuple[int, int]:
+    """Fewer mismatches first; among equals, a record that settles the venue."""
+    return len(comparison.mismatches), int(comparison.needs_published)
+
+
+def _judged(
+    reference: Reference,
+    record: WorkRecord,
+    comparison: Comparison,
+    trail: _Trail,
+    suggested: WorkRecord | None = None,
+) -> ReferenceResult:
+    """The verdict once a record was chosen and every follow-up question was asked."""
+    trail.mismatches.extend(comparison.mismatches)
+    verdict = ReferenceVerdict.MISMATCH if trail.mismatches else ReferenceVerdict.VERIFIED
+    if suggested is not None:
+        trail.mismatches[:] = [_corrected(m, suggested) for m in trail.mismatches]
+    return _result(reference, verdict, record, trail, comparison, suggested)
+
+
+def _corrected(mismatch: FieldMismatch, suggested: WorkRecord) -> FieldMismatch:
+    """An identifier that does not exist, with the suggested record's identifier as found."""
+    found = {"doi": suggested.doi, "arxiv": suggested.arxiv_id, "pmid": suggested.pmid}
+    if mismatch.field in found and not mismatch.found and found[mismatch.field]:
+        return replace(mismatch, found=found[mismatch.field])
+    return mismatch
+
+
+async def _follow_up(
+    lookup: _Lookup, record: WorkRecord, comparison: Comparison
+) -> tuple[WorkRecord, Comparison]:
+    """The questions a comparison leaves open, asked before anyone is accused: which version
+    of the work the reference cites, whether a claimed venue has a published version, and
+    whether cited authors missing from a short author list are missing from a complete one."""
+    record, comparison = _other_version(lookup, record, comparison)
+    if comparison.needs_published:
+        record, comparison = await _published(lookup, record, comparison)
+    comparison = _version_years(lookup, record, comparison)
+    if comparison.unconfirmed_authors:
+        comparison = await _confirm_authors(lookup, record, comparison)
+    return record, comparison
+
+
+def _other_version(
+    lookup: _Lookup, record: WorkRecord, comparison: Comparison
+) -> tuple[WorkRecord, Comparison]:
+    """Preprint and published versions are records of one work: when the other version fits
+    the reference where this one does not, the reference cites the other version."""
+    if not comparison.mismatches and not comparison.needs_published:
+        return record, comparison
+    for other in lookup.versions(record):
+        if is_preprint_record(other) == is_preprint_record(record):
+            continue
+        fitted = compare(lookup.reference, other)
+        if not fitted.mismatches and not fitted.needs_published:
+            kind = "preprint" if is_preprint_record(record) else "published version"
+            note = f"the {kind} is {_describe(record)}"
+            return other, replace(fitted, notes=(*fitted.notes, note))
+    return record, comparison
+
+
+async def _published(
+    lookup: _Lookup, preprint: WorkRecord, comparison: Comparison
+) -> tuple[WorkRecord, Comparison]:
+    """A venue claimed for a work found as a preprint: compared with its published version,
+    or a venue mismatch when DBLP, Semantic Scholar and OpenAlex know only the preprint."""
+    published = [r for r in lookup.versions(preprint) if not is_preprint_record(r)]
+    complete = True
+    if not published:
+        published, complete = await _ask_for_published(lookup)
+    reference = lookup.reference
+    if published:
+        record = max(published, key=lambda r: compare_titles(reference.title, r.title).similarity)
+        fitted = compare(reference, record)
+        note = f"the arXiv preprint is {_describe(preprint)}"
+        return record, replace(fitted, notes=(*fitted.notes, note))
+    if not complete:
+        note = (
+            f"venue '{reference.venue}' not confirmed: a source that could know it did not answer"
+        )
+        return preprint, replace(comparison, notes=(*comparison.notes, note))
+    mismatch = FieldMismatch(
+        "venue",
+        reference.venue,
+        preprint.venue or "arXiv",
+        "no published version found: the registries know only the arXiv preprint",
+    )
+    return preprint, replace(comparison, mismatches=(*comparison.mismatches, mismatch))
+
+
+async def _ask_for_published(lookup: _Lookup) -> tuple[list[WorkRecord], bool]:
+    """Published versions of the reference's title from DBLP, Semantic Scholar (a last resort
+    without a key) and OpenAlex (with a key); and whether every source asked answered."""
+    title = lookup.reference.title
+    searches: list[tuple[RegistryRequest, Callable[[str], list[WorkRecord]]]] = [
+        (dblp.search_request(title), dblp.parse_search),
+        (semantic_scholar.match_request(title), semantic_scholar.parse_match),
+    ]
+    if lookup.use_openalex:
+        searches.append((openalex.search_request(title), openalex.parse_search))
+    found, complete = [], True
+    for request, parse in searches:
+        response = await lookup.fetch(request)
+        lookup.trail.note_source(request.source.value)
+        if response.status is Status.FAILED:
+            complete = False
+            continue
+        if response.status is Status.ABSENT:
+            continue
+        try:
+            records = parse(response.body)
+        except (ValueError, KeyError, TypeError):
+            complete = False
+            continue
+        lookup.found.extend(records)
+        found.extend(
+            r for r in records if compare_titles(title, r.title).same and not is_preprint_record(r)
+        )
+    return found, complete
+
+
+def _version_years(lookup: _Lookup, record: WorkRecord, comparison: Comparison) -> Comparison:
+    """A cited year that is the other version's year is a mismatch naming both versions."""
+    year = lookup.reference.year
+    if year is None or record.year is None or year == record.year:
+        return comparison
+    others = [
+        r
+        for r in lookup.versions(record)
+        if r.year == year and is_preprint_record(r) != is_preprint_record(record)
+    ]
+    if not others:
+        return comparison
+    other = others[0]
+    mismatch = FieldMismatch(
+        "year",
+        str(year),
+        str(record.year),
+        f"{year} is the year of the {_kind(other)} ({_describe(other)}); "
+        f"the {_kind(record)} ({_describe(record)}) is of {record.year}",
+    )
+    kept = tuple(m for m in comparison.mismatches if m.field != "year")
+    notes = tuple(n for n in comparison.notes if not n.startswith(f"year {year} vs"))
+    return replace(comparison, mismatches=(*kept, mismatch), notes=notes)
+
+
+async def _confirm_authors(
+    lookup: _Lookup, record: WorkRecord, comparison: Comparison
+) -> Comparison:
+    """Cited authors missing from a record with a shorter list, checked against another
+    source's list of the same work before anyone is accused."""
+    cited = lookup.reference.authors
+    alternates = [r for r in lookup.versions(record) if len(r.authors) >= len(cited)]
+    if not alternates:
+        await lookup.searched_records()
+        alternates = [r for r in lookup.versions(record) if len(r.authors) >= len(cited)]
+    names = ", ".join(p.display() for p in comparison.unconfirmed_authors)
+    if not alternates:
+        note = (
+            f"cited authors {names} are not on the {record.source.value} record, which lists "
+            f"{len(record.authors)}; no other source confirmed its list"
+        )
+        return replace(comparison, notes=(*comparison.notes, note))
+    complete = max(alternates, key=lambda r: len(r.authors))
+    missing = [
+        p
+        for p in comparison.unconfirmed_authors
+        if not any(same_person(p, f) for f in complete.authors)
+    ]
+    if not missing:
+        return comparison
+    return replace(
+        comparison, mismatches=(*comparison.mismatches, not_on_record(missing, complete.authors))
+    )
+
+
+def _kind(record: WorkRecord) -> str:
+    return "preprint" if is_preprint_record(record) else "published version"
+
+
+def _describe(record: WorkRecord) -> str:
+    """ "arXiv:2005.14124, 2020" or "NeurIPS, 2021, doi:10.…" for notes naming a version."""
+    parts = [f"arXiv:{record.arxiv_id}" if record.arxiv_id else record.venue or record.source.value]
+    if record.year:
+        parts.append(str(record.year))
+    if record.doi and not record.arxiv_id:
+        parts.append(f"doi:{record.doi}")
+    return ", ".join(parts)
 
 
 def _same_work(judged: list[tuple[WorkRecord, Comparison]]) -> bool:
@@ -333,13 +584,12 @@ def _best(reference: Reference, records: list[WorkRecord]) -> WorkRecord | None:
     return max(candidates, key=lambda tr: (tr[0].same, tr[0].similarity))[1]
 
 
-async def _suggestion(
-    reference: Reference, search: Callable[[], Awaitable[list[WorkRecord]]], resolved: WorkRecord
-) -> WorkRecord | None:
+async def _suggestion(lookup: _Lookup, resolved: WorkRecord) -> WorkRecord | None:
     """When an identifier names another work, the record the cited title really belongs to."""
+    reference = lookup.reference
     if compare_titles(reference.title, resolved.title).same:
         return None
-    best = _best(reference, await search())
+    best = _best(reference, await lookup.searched_records())
     return best if best is not None and compare_titles(reference.title, best.title).same else None
 
 

@@ -51,6 +51,7 @@ def single_reference(
         location=SourceLocation("<command line>"),
         title=title,
         authors=parse_bibtex_names(author) if author else (),
+        authors_complete=False,  # `--author` names who to look for, not the whole list
         year=int(year) if year.isdigit() else None,
         year_text=year,
         venue=venue,

@@ -10,11 +10,11 @@ from citecore.model import Person, Reference, SourceLocation
 from citecore.registries.record import Source, WorkRecord
 from citecore.verify.compare import (
     compare,
+    compare_authors,
     compare_titles,
-    is_bare_acronym,
     same_person,
-    same_venue,
 )
+from citecore.verify.venues import Agreement, compare_venues, is_acronym, venue_year_problem
 
 
 @pytest.mark.parametrize(
@@ -71,32 +71,205 @@ def test_people(cited: str, found: Person, same: bool) -> None:
     assert same_person(parse_bibtex_name(cited), found) is same
 
 
+SAME, DIFFERENT, UNDECIDED = Agreement.SAME, Agreement.DIFFERENT, Agreement.UNDECIDED
+
+
 @pytest.mark.parametrize(
-    ("cited", "found", "same"),
+    ("cited", "names", "agreement"),
     [
-        ("Nature", "Nature", True),
-        ("Nature", "Nature Communications", False),
-        ("Proc. Natl. Acad. Sci.", "Proceedings of the National Academy of Sciences", True),
-        ("PLoS ONE", "PLOS ONE", True),
-        ("J. Mach. Learn. Res.", "Journal of Machine Learning Research", True),
+        # Journals: full names, ISO 4 and NLM abbreviations (PubMed's MedlineTA, Europe PMC's
+        # ISO abbreviation, Crossref's short-container-title), initialisms.
+        ("Nature", ["Nature"], SAME),
+        ("Nature", ["Nature Communications"], DIFFERENT),
+        ("Nat. Commun.", ["Nature Communications"], SAME),
+        ("Science", ["Science Advances"], DIFFERENT),
+        ("Proc. Natl. Acad. Sci.", ["Proceedings of the National Academy of Sciences"], SAME),
+        (
+            "Proc Natl Acad Sci U S A",
+            ["Proceedings of the National Academy of Sciences of the United States of America"],
+            SAME,
+        ),
+        ("Proc Natl Acad Sci USA", ["Proceedings of the National Academy of Sciences"], SAME),
+        ("PNAS", ["Proceedings of the National Academy of Sciences", "PNAS"], SAME),
+        ("N Engl J Med", ["New England Journal of Medicine"], SAME),
+        ("JAMA", ["Journal of the American Medical Association"], SAME),
+        ("Lancet", ["The Lancet"], SAME),
+        ("BMJ", ["British Medical Journal"], SAME),
+        ("J Biol Chem", ["Journal of Biological Chemistry"], SAME),
+        ("Nucleic Acids Res", ["Nucleic Acids Research"], SAME),
+        ("Phys. Rev. Lett.", ["Physical Review Letters"], SAME),
+        ("Physical Review Letters", ["Physical Review B"], DIFFERENT),
+        ("PLoS ONE", ["PLOS ONE"], SAME),
+        ("J. Mach. Learn. Res.", ["Journal of Machine Learning Research"], SAME),
+        ("JMLR", ["Journal of Machine Learning Research"], SAME),
+        ("Mach. Learn.", ["Machine Learning"], SAME),
+        ("Trans. Mach. Learn. Res.", ["Transactions on Machine Learning Research"], SAME),
+        (
+            "IEEE Trans. Pattern Anal. Mach. Intell.",
+            ["IEEE Transactions on Pattern Analysis and Machine Intelligence"],
+            SAME,
+        ),
+        ("Cell", ["Cell Reports", "Cell Rep."], DIFFERENT),
+        ("Mol Biol Evol", ["Molecular Biology and Evolution", "Mol. Biol. Evol."], SAME),
+        # Conferences: acronyms, former names, proceedings titles across the years.
+        ("NeurIPS", ["Advances in Neural Information Processing Systems 35"], SAME),
+        ("NIPS", ["Advances in Neural Information Processing Systems 30"], SAME),
+        ("NIPS", ["NeurIPS"], SAME),
+        ("Advances in Neural Information Processing Systems", ["NeurIPS"], SAME),
+        ("ICML", ["Proceedings of the 39th International Conference on Machine Learning"], SAME),
+        ("ICML", ["International Conference on Machine Learning and Applications"], DIFFERENT),
+        (
+            "AAAI",
+            ["Proceedings of the 39th International Conference on Machine Learning"],
+            DIFFERENT,
+        ),
+        ("AAAI", ["Proceedings of the AAAI Conference on Artificial Intelligence"], SAME),
+        ("AAAI", ["National Conference on Artificial Intelligence"], SAME),
+        ("ICLR", ["International Conference on Learning Representations"], SAME),
+        (
+            "CVPR",
+            ["2022 IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)"],
+            SAME,
+        ),
         (
             "Proceedings of the IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
-            "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
-            True,
+            ["2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)"],
+            SAME,
         ),
-        ("Physical Review Letters", "Physical Review B", False),
+        ("ICCV", ["2021 IEEE/CVF International Conference on Computer Vision (ICCV)"], SAME),
+        (
+            "ICCV",
+            ["2022 IEEE/CVF Conference on Computer Vision and Pattern Recognition"],
+            DIFFERENT,
+        ),
+        ("ECCV", ["Computer Vision – ECCV 2022"], SAME),
+        ("ECCV", ["Lecture Notes in Computer Science"], UNDECIDED),
+        (
+            "EMNLP",
+            [
+                "Proceedings of the 2020 Conference on Empirical Methods in Natural Language Processing (EMNLP)"
+            ],
+            SAME,
+        ),
+        (
+            "NAACL-HLT",
+            [
+                "Proceedings of the 2019 Conference of the North American Chapter of the Association for Computational Linguistics: Human Language Technologies"
+            ],
+            SAME,
+        ),
+        (
+            "ACL",
+            [
+                "Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics"
+            ],
+            SAME,
+        ),
+        (
+            "KDD",
+            [
+                "Proceedings of the 26th ACM SIGKDD International Conference on Knowledge Discovery & Data Mining"
+            ],
+            SAME,
+        ),
+        ("KDD", ["Pacific-Asia Conference on Knowledge Discovery and Data Mining"], DIFFERENT),
+        ("WWW", ["Proceedings of the ACM Web Conference 2022"], SAME),
+        ("TheWebConf", ["WWW '20: Proceedings of The Web Conference 2020"], SAME),
+        (
+            "SIGIR",
+            [
+                "Proceedings of the 44th International ACM SIGIR Conference on Research and Development in Information Retrieval"
+            ],
+            SAME,
+        ),
+        (
+            "CHI",
+            ["Proceedings of the 2019 CHI Conference on Human Factors in Computing Systems"],
+            SAME,
+        ),
+        (
+            "UAI",
+            [
+                "Proceedings of the Thirty-Seventh Conference on Uncertainty in Artificial Intelligence"
+            ],
+            SAME,
+        ),
+        ("AISTATS", ["International Conference on Artificial Intelligence and Statistics"], SAME),
+        ("COLT", ["Conference on Learning Theory"], SAME),
+        ("ISIT", ["2021 IEEE International Symposium on Information Theory (ISIT)"], SAME),
+        ("SOSP", ["Proceedings of the 27th ACM Symposium on Operating Systems Principles"], SAME),
+        ("OSDI", ["14th USENIX Symposium on Operating Systems Design and Implementation"], SAME),
+        ("SysML", ["Proceedings of Machine Learning and Systems"], SAME),
+        ("ICML", ["Journal of Machine Learning Research"], DIFFERENT),
+        # Workshops and Findings are not the main track.
+        (
+            "CVPR",
+            [
+                "2021 IEEE/CVF Conference on Computer Vision and Pattern Recognition Workshops (CVPRW)"
+            ],
+            DIFFERENT,
+        ),
+        (
+            "EMNLP",
+            ["Findings of the Association for Computational Linguistics: EMNLP 2021"],
+            DIFFERENT,
+        ),
+        (
+            "Findings of ACL",
+            ["Findings of the Association for Computational Linguistics: ACL 2023"],
+            SAME,
+        ),
+        ("NeurIPS Workshop on Machine Learning for Health", ["NeurIPS"], DIFFERENT),
+        # Invented venues are no venue of the record.
+        (
+            "Symposium on Neural Scaling Laws",
+            ["International Conference on Learning Representations"],
+            DIFFERENT,
+        ),
+        ("International Conference on Quantum Machine Learning", ["ICML"], DIFFERENT),
+        (
+            "Journal of Adversarial Machine Learning",
+            ["Transactions on Machine Learning Research"],
+            DIFFERENT,
+        ),
+        # An acronym the table does not know, against a name it cannot be matched to.
+        (
+            "GECCO",
+            ["Proceedings of the Genetic and Evolutionary Computation Conference"],
+            UNDECIDED,
+        ),
     ],
 )
-def test_venues(cited: str, found: str, same: bool) -> None:
-    assert same_venue(cited, found) is same
+def test_venues(cited: str, names: list[str], agreement: Agreement) -> None:
+    assert compare_venues(cited, names).agreement is agreement
 
 
 @pytest.mark.parametrize(
-    ("venue", "bare"),
-    [("NeurIPS", True), ("CVPR 2016", True), ("ICLR", True), ("Nature", False), ("Science", False)],
+    ("venue", "acronym"),
+    [
+        ("NeurIPS", True),
+        ("CVPR 2016", True),
+        ("NAACL-HLT", True),
+        ("Nature", False),
+        ("Science", False),
+    ],
 )
-def test_bare_acronyms(venue: str, bare: bool) -> None:
-    assert is_bare_acronym(venue) is bare
+def test_acronyms(venue: str, acronym: bool) -> None:
+    assert is_acronym(venue) is acronym
+
+
+@pytest.mark.parametrize(
+    ("venue", "year", "problem"),
+    [
+        ("ICLR", 2010, "ICLR was first held in 2013"),
+        ("ICLR", 2015, ""),
+        ("NeurIPS 2019", 2021, "the venue names the year 2019"),
+        ("NeurIPS 2019", 2020, ""),  # proceedings appear the year after, often
+        ("Nature", 1850, ""),
+    ],
+)
+def test_venue_years(venue: str, year: int, problem: str) -> None:
+    assert venue_year_problem(venue, year).startswith(problem)
 
 
 def reference(bib: str) -> Reference:
@@ -117,33 +290,49 @@ RECORD = WorkRecord(
     ("bib", "fields", "notes"),
     [
         (
-            "@article{k, title={Deep Learning}, author={LeCun, Yann and Bengio, Yoshua}, "
-            "journal={Nature}, year=2015}",
+            "@article{k, title={Deep Learning}, author={LeCun, Yann and Bengio, Yoshua and "
+            "Hinton, Geoffrey}, journal={Nature}, year=2015}",
             [],
             0,
         ),
         ("@article{k, title={Deep Learning}, author={LeCun, Yann and others}, year=2016}", [], 1),
         (
-            "@article{k, title={Deep Learning}, author={Bengio, Yoshua and LeCun, Yann}, "
-            "year=2015}",
+            "@article{k, title={Deep Learning}, author={Bengio, Yoshua and LeCun, Yann and "
+            "others}, year=2015}",
             ["first_author"],
             0,
         ),
         (
-            "@article{k, title={Deep Learning}, author={LeCun, Y. and Smith, J.}, year=2015}",
+            "@article{k, title={Deep Learning}, author={LeCun, Y. and Smith, J. and others}, "
+            "year=2015}",
             ["authors"],
             0,
         ),
-        ("@article{k, title={Deep Learning}, author={LeCun, Yann}, year=2012}", ["year"], 0),
+        # A list that stops early without "and others".
+        ("@article{k, title={Deep Learning}, author={LeCun, Yann and Bengio, Y.}}", ["authors"], 0),
         (
-            "@article{k, title={Deep Learning}, author={LeCun, Yann}, "
+            "@article{k, title={Deep Learning}, author={LeCun, Yann and others}, year=2012}",
+            ["year"],
+            0,
+        ),
+        (
+            "@article{k, title={Deep Learning}, author={LeCun, Yann and others}, "
             "journal={Nature Communications}}",
             ["venue"],
             0,
         ),
-        ("@article{k, title={Deep Learning}, author={LeCun, Yann}, journal={NeurIPS}}", [], 1),
+        # An acronym is compared, not skipped.
+        (
+            "@article{k, title={Deep Learning}, author={LeCun, Yann and others}, journal={NeurIPS}}",
+            ["venue"],
+            0,
+        ),
         ("@article{k, title={Deep Learning}, journal={arXiv preprint arXiv:1234.56789}}", [], 0),
-        ("@article{k, title={Deep Learning Revisited}, author={LeCun, Yann}}", ["title"], 0),
+        (
+            "@article{k, title={Deep Learning Revisited}, author={LeCun, Yann and others}}",
+            ["title"],
+            0,
+        ),
     ],
 )
 def test_field_comparison(bib: str, fields: list[str], notes: int) -> None:
@@ -152,7 +341,7 @@ def test_field_comparison(bib: str, fields: list[str], notes: int) -> None:
     assert len(result.notes) == notes
 
 
-def test_arxiv_record_venues_are_not_compared() -> None:
+def test_a_preprint_record_leaves_a_claimed_venue_to_the_published_version() -> None:
     preprint = WorkRecord(
         Source.ARXIV, "Deep learning", (Person("LeCun", "Yann"),), 2015, "some journal ref"
     )
@@ -164,4 +353,57 @@ def test_arxiv_record_venues_are_not_compared() -> None:
         (Person("LeCun", "Yann"),),
         venue="Nature",
     )
-    assert compare(ref, preprint).mismatches == ()
+    comparison = compare(ref, preprint)
+    assert comparison.mismatches == () and comparison.needs_published
+
+
+def people(*names: str) -> tuple[Person, ...]:
+    return tuple(parse_bibtex_name(n) for n in names)
+
+
+@pytest.mark.parametrize(
+    ("cited", "complete", "found", "fields", "unconfirmed"),
+    [
+        # Transliterations, particles, initials and LaTeX accents all name the same people.
+        (
+            (r"Gonz{\'a}lez, Jos{\'e}", 'M{"u}ller, J.'),
+            True,
+            ("José González", "Jürgen Müller"),
+            [],
+            0,
+        ),
+        (
+            ("van der Maaten, Laurens", "Hinton, Geoffrey"),
+            True,
+            ("L. van der Maaten", "G. Hinton"),
+            [],
+            0,
+        ),
+        (("Wang, X.", "Li, Y."), True, ("Xiaolong Wang", "Yi Li", "Abhinav Gupta"), ["authors"], 0),
+        (("Wang, X.", "Li, Y."), False, ("Xiaolong Wang", "Yi Li", "Abhinav Gupta"), [], 0),
+        # A cited author who is not on the record is named.
+        (
+            ("Wang, X.", "Smith, John"),
+            False,
+            ("Xiaolong Wang", "Yi Li", "Abhinav Gupta"),
+            ["authors"],
+            0,
+        ),
+        # The record lists fewer authors than cited: only unconfirmed until another source says.
+        (("Wang, X.", "Smith, John", "Li, Y."), True, ("Xiaolong Wang",), [], 2),
+        # Corporate authors are not accused.
+        (("{The ATLAS Collaboration}",), True, ("G. Aad", "B. Abbott"), [], 0),
+    ],
+)
+def test_authors(
+    cited: tuple[str, ...],
+    complete: bool,
+    found: tuple[str, ...],
+    fields: list[str],
+    unconfirmed: int,
+) -> None:
+    from citecore.bib.names import parse_display_name
+
+    check = compare_authors(people(*cited), tuple(parse_display_name(n) for n in found), complete)
+    assert [m.field for m in check.mismatches] == fields
+    assert len(check.unconfirmed) == unconfirmed

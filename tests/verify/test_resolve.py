@@ -46,7 +46,7 @@ def no_hits(emulator: RegistryEmulator, ref: Reference) -> None:
 ELIFE = (
     "@article{sankar2014, title = {Automated quantitative histology reveals vascular "
     "morphodynamics during {Arabidopsis} hypocotyl secondary growth}, author = {Sankar, Martial "
-    "and Nieminen, Kaisa and Ragni, Laura}, journal = {eLife}, year = {2014}, "
+    "and Nieminen, Kaisa and Ragni, Laura and Xenarios, Ioannis and Hardtke, Christian S.}, journal = {eLife}, year = {2014}, "
     "doi = {10.7554/eLife.01567}}"
 )
 
@@ -128,7 +128,7 @@ def test_title_search_verifies_without_identifiers(emulator: RegistryEmulator) -
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.VERIFIED
     assert result.match is not None and result.match.doi == "10.18653/v1/n18-2074"
-    assert any("acronym" in note for note in result.notes)
+    assert result.mismatches == ()  # "NAACL" is the record's North American Chapter of the ACL
 
 
 def test_not_found_only_when_every_source_answered(emulator: RegistryEmulator) -> None:
@@ -162,7 +162,7 @@ def test_offline_without_cache_is_unverifiable(emulator: RegistryEmulator) -> No
 
 def test_a_doi_naming_another_work_is_a_title_mismatch(emulator: RegistryEmulator) -> None:
     ref = reference(
-        "@article{k, title = {Deep learning}, author = {Sankar, Martial}, "
+        "@article{k, title = {Deep learning}, author = {Sankar, Martial and others}, "
         "doi = {10.7554/elife.01567}}"
     )
     serve_elife(emulator)
@@ -230,7 +230,7 @@ def test_a_cited_preprint_with_a_published_version_is_verified_with_a_note(
 ) -> None:
     ref = reference(
         "@misc{herger2024, title = {High-throughput screening of human genetic variants by "
-        "pooled prime editing}, author = {Herger, Michael and Kajba, Christina M.}, year = 2024, "
+        "pooled prime editing}, author = {Herger, Michael and Kajba, Christina M. and others}, year = 2024, "
         "doi = {10.1101/2024.04.01.587366}}"
     )
     emulator.serve(

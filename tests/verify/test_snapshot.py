@@ -46,10 +46,10 @@ def test_verification_from_the_snapshot_needs_no_network(
 ) -> None:
     refs = parse_bibtex(
         "@article{a, title = {Automated quantitative histology reveals vascular morphodynamics "
-        "during {Arabidopsis} hypocotyl secondary growth}, author = {Sankar, Martial}, "
+        "during {Arabidopsis} hypocotyl secondary growth}, author = {Sankar, Martial and others}, "
         "year = 2014, doi = {10.7554/elife.01567}}\n"
         "@article{b, title = {Developing functional musculoskeletal tissues through hypoxia and "
-        "lysyl oxidase-induced collagen cross-linking}, author = {Makris, Eleftherios}, "
+        "lysyl oxidase-induced collagen cross-linking}, author = {Makris, Eleftherios and others}, "
         "journal = {Proceedings of the National Academy of Sciences}, year = 2014}\n",
         "refs.bib",
     ).references

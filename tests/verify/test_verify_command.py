@@ -17,7 +17,7 @@ BIB = (
     "@article{sankar2014,\r\n"
     "  title = {Automated quantitative histology reveals vascular morphodynamics during\r\n"
     "           {Arabidopsis} hypocotyl secondary growth},\r\n"
-    "  author = {Sankar, Martial and Nieminen, Kaisa and Ragni, Laura},\r\n"
+    "  author = {Sankar, Martial and Nieminen, Kaisa and Ragni, Laura and others},\r\n"
     "  journal = {eLife}, year = {2014}, doi = {10.7554/eLife.01567}\r\n"
     "}\r\n"
     "@book{unknown1999, title = {A Book Nobody Indexed}, author = {Doe, Jane}, year = 1999}\r\n"
