@@ -352,7 +352,8 @@ def _verify(args: argparse.Namespace) -> int:
         source = args.inputs[0]
         raw = source.read_bytes()
         encoding = "utf-8" if _decodes(raw, "utf-8") else "latin-1"
-        text = annotate_bibtex(raw.decode(encoding), run.result.references)
+        references = run.result.bibliography.references
+        text = annotate_bibtex(raw.decode(encoding), run.result.references, references)
         if args.output is None:
             sys.stdout.write(text)
         else:

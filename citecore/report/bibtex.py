@@ -2,7 +2,9 @@
 
 The fields go on their own lines right after the entry's key (`@article{key,`), so that no
 existing byte moves: `cite_check` (the verdict), `cite_check_differs` (the fields that differ),
-`cite_check_doi` (the DOI of the record found) and `cite_check_oa` (an open-access copy). The
+`cite_check_doi` (the DOI of the record found), `cite_check_fix` (the record's values of the
+fields that differ, "year = 2021; doi = 10.…": a correction to apply or not) and `cite_check_oa`
+(an open-access copy). The
 input's line endings are used; fields from an earlier run are replaced, not repeated.
 """
 
@@ -11,18 +13,22 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from citecore.model import ReferenceResult
+from citecore.model import Reference, ReferenceResult
+from citecore.report.correction import corrected_fields
 
 _ENTRY_START = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s]+)\s*,")
-_ADDED = re.compile(r"\r?\n[ \t]*cite_check(?:_differs|_doi|_oa)? = \{[^{}\r\n]*\},")
+_ADDED = re.compile(r"\r?\n[ \t]*cite_check(?:_differs|_doi|_fix|_oa)? = \{[^{}\r\n]*\},")
 
 
-def _fields(result: ReferenceResult) -> list[tuple[str, str]]:
+def _fields(result: ReferenceResult, reference: Reference | None) -> list[tuple[str, str]]:
     fields = [("cite_check", result.verdict.value)]
     if result.mismatches:
         fields.append(("cite_check_differs", ", ".join(m.field for m in result.mismatches)))
     if result.match is not None and result.match.doi:
         fields.append(("cite_check_doi", result.match.doi))
+    fix = corrected_fields(reference, result) if reference is not None else ""
+    if fix:
+        fields.append(("cite_check_fix", fix))
     prefix = "open-access copy: "
     open_access = next((n[len(prefix) :] for n in result.notes if n.startswith(prefix)), "")
     if open_access:
@@ -35,8 +41,14 @@ def remove_verdict_fields(text: str) -> str:
     return _ADDED.sub("", text)
 
 
-def annotate_bibtex(text: str, results: Mapping[str, ReferenceResult]) -> str:
-    """`text` with verdict fields added after the key of every entry that has a result."""
+def annotate_bibtex(
+    text: str,
+    results: Mapping[str, ReferenceResult],
+    references: Mapping[str, Reference] | None = None,
+) -> str:
+    """`text` with verdict fields added after the key of every entry that has a result (and,
+    where `references` gives the entry, the fields that would correct it)."""
+    references = references or {}
     newline = "\r\n" if "\r\n" in text else "\n"
     text = remove_verdict_fields(text)
     pieces: list[str] = []
@@ -46,7 +58,8 @@ def annotate_bibtex(text: str, results: Mapping[str, ReferenceResult]) -> str:
         if result is None or match.group(1).lower() in ("string", "preamble", "comment"):
             continue
         pieces.append(text[position : match.end()])
-        pieces.extend(f"{newline}  {name} = {{{value}}}," for name, value in _fields(result))
+        fields = _fields(result, references.get(match.group(2)))
+        pieces.extend(f"{newline}  {name} = {{{value}}}," for name, value in fields)
         position = match.end()
     pieces.append(text[position:])
     return "".join(pieces)

@@ -15,6 +15,7 @@ from citecore.model import (
     ReferenceResult,
     Severity,
 )
+from citecore.report.correction import corrected_bibtex
 from citecore.report.summary import summary
 
 SCHEMA_VERSION = 1
@@ -84,6 +85,7 @@ def _reference(key: str, verdict: ReferenceResult, result: CheckResult) -> dict[
         ],
         "match": _match(verdict.match),
         "suggested": _match(verdict.suggested),
+        "correction": (corrected_bibtex(reference, verdict) or None) if reference else None,
         "notes": list(verdict.notes),
         "sources": list(verdict.sources),
     }

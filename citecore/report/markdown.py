@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from citecore.model import CheckResult, Severity
+from citecore.model import CheckResult, ReferenceResult, Severity
+from citecore.report.correction import corrected_bibtex
 from citecore.report.labels import one_line, where
 from citecore.report.summary import summary
 
@@ -63,4 +64,29 @@ def render(result: CheckResult, only_issues: bool = False) -> str:
             f"| {_ICONS[item.severity]} `{item.kind.value}` | {_cell(where(item))} "
             f"| {_cell(item.key or '')} | {_cell(claim, 160)} | {_cell(item.message)} |"
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _corrections(result)) + "\n"
+
+
+def _corrections(result: CheckResult) -> list[str]:
+    """The registry's record of each mismatched or suggested entry, under the writer's key."""
+    entries = []
+    for key, verdict in result.references.items():
+        reference = result.bibliography.references.get(key)
+        entry = corrected_bibtex(reference, verdict) if reference is not None else ""
+        if entry:
+            entries += [
+                "",
+                f"`{key}` as the registry records it ({_source(verdict)}):",
+                "",
+                "```bibtex",
+                entry.rstrip("\n"),
+                "```",
+            ]
+    if not entries:
+        return []
+    return ["", "## Corrections", "", "citecheck changes nothing: apply what is right.", *entries]
+
+
+def _source(verdict: ReferenceResult) -> str:
+    record = verdict.suggested or verdict.match
+    return record.source if record is not None else "registry"

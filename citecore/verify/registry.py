@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Bump whenever compare.py or resolve.py would judge an unchanged entry differently.
-LOGIC_VERSION = "1"
+LOGIC_VERSION = "2"
 VERDICT_TTL = 30 * 24 * 3600.0
 
 

@@ -480,7 +480,8 @@ async def _ask_for_published(lookup: _Lookup) -> tuple[list[WorkRecord], bool]:
     ]
     if lookup.use_openalex:
         searches.append((openalex.search_request(title), openalex.parse_search))
-    found, complete = [], True
+    found: list[WorkRecord] = []
+    complete = True
     for request, parse in searches:
         response = await lookup.fetch(request)
         lookup.trail.note_source(request.source.value)

@@ -246,9 +246,9 @@ def identify(venue: str) -> Venue:
     for size in (2, 1):
         for start in range(len(words) - size + 1):
             candidate = " ".join(words[start : start + size])
-            conference = _BY_ACRONYM.get(candidate) or _BY_ACRONYM.get(candidate.removesuffix("w"))
-            if conference is not None and _written_as_acronym(candidate, venue):
-                return Venue(conference, track, year)
+            named = _BY_ACRONYM.get(candidate) or _BY_ACRONYM.get(candidate.removesuffix("w"))
+            if named is not None and _written_as_acronym(candidate, venue):
+                return Venue(named, track, year)
     return Venue(None, track, year)
 
 

@@ -147,28 +147,32 @@ SAME, DIFFERENT, UNDECIDED = Agreement.SAME, Agreement.DIFFERENT, Agreement.UNDE
         (
             "EMNLP",
             [
-                "Proceedings of the 2020 Conference on Empirical Methods in Natural Language Processing (EMNLP)"
+                "Proceedings of the 2020 Conference on Empirical Methods in Natural Language "
+                "Processing (EMNLP)"
             ],
             SAME,
         ),
         (
             "NAACL-HLT",
             [
-                "Proceedings of the 2019 Conference of the North American Chapter of the Association for Computational Linguistics: Human Language Technologies"
+                "Proceedings of the 2019 Conference of the North American Chapter of the "
+                "Association for Computational Linguistics: Human Language Technologies"
             ],
             SAME,
         ),
         (
             "ACL",
             [
-                "Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics"
+                "Proceedings of the 60th Annual Meeting of the Association for Computational "
+                "Linguistics"
             ],
             SAME,
         ),
         (
             "KDD",
             [
-                "Proceedings of the 26th ACM SIGKDD International Conference on Knowledge Discovery & Data Mining"
+                "Proceedings of the 26th ACM SIGKDD International Conference on Knowledge "
+                "Discovery & Data Mining"
             ],
             SAME,
         ),
@@ -178,7 +182,8 @@ SAME, DIFFERENT, UNDECIDED = Agreement.SAME, Agreement.DIFFERENT, Agreement.UNDE
         (
             "SIGIR",
             [
-                "Proceedings of the 44th International ACM SIGIR Conference on Research and Development in Information Retrieval"
+                "Proceedings of the 44th International ACM SIGIR Conference on Research and "
+                "Development in Information Retrieval"
             ],
             SAME,
         ),
@@ -190,7 +195,8 @@ SAME, DIFFERENT, UNDECIDED = Agreement.SAME, Agreement.DIFFERENT, Agreement.UNDE
         (
             "UAI",
             [
-                "Proceedings of the Thirty-Seventh Conference on Uncertainty in Artificial Intelligence"
+                "Proceedings of the Thirty-Seventh Conference on Uncertainty in Artificial "
+                "Intelligence"
             ],
             SAME,
         ),
@@ -205,7 +211,8 @@ SAME, DIFFERENT, UNDECIDED = Agreement.SAME, Agreement.DIFFERENT, Agreement.UNDE
         (
             "CVPR",
             [
-                "2021 IEEE/CVF Conference on Computer Vision and Pattern Recognition Workshops (CVPRW)"
+                "2021 IEEE/CVF Conference on Computer Vision and Pattern Recognition Workshops "
+                "(CVPRW)"
             ],
             DIFFERENT,
         ),
@@ -323,7 +330,8 @@ RECORD = WorkRecord(
         ),
         # An acronym is compared, not skipped.
         (
-            "@article{k, title={Deep Learning}, author={LeCun, Yann and others}, journal={NeurIPS}}",
+            "@article{k, title={Deep Learning}, author={LeCun, Yann and others}, "
+            "journal={NeurIPS}}",
             ["venue"],
             0,
         ),

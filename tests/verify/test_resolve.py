@@ -46,7 +46,8 @@ def no_hits(emulator: RegistryEmulator, ref: Reference) -> None:
 ELIFE = (
     "@article{sankar2014, title = {Automated quantitative histology reveals vascular "
     "morphodynamics during {Arabidopsis} hypocotyl secondary growth}, author = {Sankar, Martial "
-    "and Nieminen, Kaisa and Ragni, Laura and Xenarios, Ioannis and Hardtke, Christian S.}, journal = {eLife}, year = {2014}, "
+    "and Nieminen, Kaisa and Ragni, Laura and Xenarios, Ioannis and Hardtke, Christian S.}, "
+    "journal = {eLife}, year = {2014}, "
     "doi = {10.7554/eLife.01567}}"
 )
 
@@ -230,7 +231,8 @@ def test_a_cited_preprint_with_a_published_version_is_verified_with_a_note(
 ) -> None:
     ref = reference(
         "@misc{herger2024, title = {High-throughput screening of human genetic variants by "
-        "pooled prime editing}, author = {Herger, Michael and Kajba, Christina M. and others}, year = 2024, "
+        "pooled prime editing}, author = {Herger, Michael and Kajba, Christina M. and others}, "
+        "year = 2024, "
         "doi = {10.1101/2024.04.01.587366}}"
     )
     emulator.serve(
