@@ -32,6 +32,7 @@ bench: install
 	$(PYTHON) bench/filter_overhead.py
 	$(PYTHON) bench/verify_throughput.py
 	$(PYTHON) bench/hallucination_local.py
+	$(PYTHON) bench/hallucination_emulated.py
 	$(PYTHON) bench/local_judge.py
 	$(PYTHON) bench/align_speed.py
 	CITECHECK_OFFLINE=1 $(PYTHON) bench/grounding_run.py

@@ -287,7 +287,10 @@ def _retraction_message(result: ReferenceResult) -> str:
 
 def _verdict_message(result: ReferenceResult) -> str:
     if result.verdict is ReferenceVerdict.MISMATCH:
-        fields = "; ".join(f"{m.field}: '{m.given}' vs '{m.found}'" for m in result.mismatches)
+        fields = "; ".join(
+            f"{m.field}: '{m.given}' vs '{m.found}'" + (f" ({m.reason})" if m.reason else "")
+            for m in result.mismatches
+        )
         source = f" ({result.match.source})" if result.match else ""
         return f"differs from the registry record{source}: {fields}"
     if result.verdict is ReferenceVerdict.NOT_FOUND:

@@ -9,6 +9,8 @@ identifier names when the title says it is another work.
 
 from __future__ import annotations
 
+import re
+
 from citecore.model import Match, Reference, ReferenceResult, ReferenceVerdict
 from citecore.verify.compare import TITLE_SIMILAR, compare_titles
 
@@ -51,10 +53,28 @@ def _clean(value: str) -> str:
     return " ".join(value.replace("{", "").replace("}", "").split())
 
 
+def _arxiv_id(record: Match) -> str:
+    """The arXiv id of a preprint record ("" for any other record)."""
+    match = re.search(r"arxiv\.org/abs/([^\s?#]+?)(?:v\d+)?$", record.url) or re.match(
+        r"10\.48550/arxiv\.(.+)$", record.doi, re.IGNORECASE
+    )
+    is_preprint = record.source == "arxiv" or re.match(r"(?i)arxiv", record.venue or "arxiv")
+    return match.group(1) if match and is_preprint else ""
+
+
+def _entry_type(reference: Reference, record: Match) -> str:
+    if _arxiv_id(record):
+        return "misc"  # the registries know a preprint: cite it as one
+    return _ENTRY_TYPE.get(reference.entry_type, reference.entry_type or "misc")
+
+
 def _record_fields(reference: Reference, record: Match) -> list[tuple[str, str]]:
     fields = [("title", record.title), ("author", " and ".join(record.authors))]
     fields.append(("year", str(record.year) if record.year else ""))
-    fields.append((_VENUE_FIELD.get(reference.entry_type, "howpublished"), record.venue))
+    if arxiv_id := _arxiv_id(record):
+        fields += [("eprint", arxiv_id), ("archiveprefix", "arXiv")]
+    else:
+        fields.append((_VENUE_FIELD.get(reference.entry_type, "howpublished"), record.venue))
     fields += [("doi", record.doi), ("url", record.url)]
     return [(name, _clean(value)) for name, value in fields if value]
 
@@ -64,7 +84,7 @@ def corrected_bibtex(reference: Reference, result: ReferenceResult) -> str:
     record = correction_record(reference, result)
     if record is None:
         return ""
-    entry_type = _ENTRY_TYPE.get(reference.entry_type, reference.entry_type or "misc")
+    entry_type = _entry_type(reference, record)
     body = ",\n".join(
         f"  {name} = {{{value}}}" for name, value in _record_fields(reference, record)
     )
@@ -77,7 +97,7 @@ _CORRECTS = {
     "first_author": ("author",),
     "authors": ("author",),
     "year": ("year",),
-    "venue": ("journal", "booktitle", "howpublished", "series"),
+    "venue": ("journal", "booktitle", "howpublished", "series", "eprint", "archiveprefix"),
     "doi": ("doi",),
     "identifiers": ("doi",),
 }

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
 
 from citecore.model import FieldMismatch, Person, Reference
 from citecore.normalize import fold
@@ -17,6 +18,7 @@ from citecore.registries.record import Source, WorkRecord
 from citecore.verify.venues import Agreement, compare_venues, venue_year_problem
 
 TITLE_SIMILAR = 0.75
+_VARIANT_MIN_LETTERS = 6
 _SUBTITLE_MIN_WORDS = 3
 _STOPWORDS = frozenset(
     """a an the of in on for to and with by at from into as via about over under between
@@ -102,8 +104,16 @@ def same_person(cited: Person, found: Person) -> bool:
     if cited_forms & found_forms:
         return True
     # "García Márquez" vs "Márquez": compound family names cited in part.
-    return any(
+    if any(
         c.split()[-1] == f.split()[-1] for c in cited_forms for f in found_forms if " " in c + f
+    ):
+        return True
+    # One letter apart in a long name is a spelling variant or a slip ("Antoniol", "Antonio";
+    # "Tschebyscheff"-style transliterations differ more and are not guessed at).
+    return any(
+        len(c) >= _VARIANT_MIN_LETTERS and c[0] == f[0] and Levenshtein.distance(c, f) <= 1
+        for c in cited_forms
+        for f in found_forms
     )
 
 

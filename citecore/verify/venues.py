@@ -242,12 +242,13 @@ def identify(venue: str) -> Venue:
     for conference in CONFERENCES:
         if any(re.search(rf"(?<!\w)(?:{pattern})", folded) for pattern in conference.names):
             return Venue(conference, track, year)
-    words = re.sub(r"\b(19|20)\d\d\b|\b\d{2}\b", " ", folded).split()
+    unbroken = re.sub(r"(?<=\w)&(?=\w)", "", venue)  # "S&P" is the acronym "SP"
+    words = re.sub(r"\b(19|20)\d\d\b|\b\d{2}\b", " ", fold(unbroken)).split()
     for size in (2, 1):
         for start in range(len(words) - size + 1):
             candidate = " ".join(words[start : start + size])
             named = _BY_ACRONYM.get(candidate) or _BY_ACRONYM.get(candidate.removesuffix("w"))
-            if named is not None and _written_as_acronym(candidate, venue):
+            if named is not None and _written_as_acronym(candidate, unbroken):
                 return Venue(named, track, year)
     return Venue(None, track, year)
 

@@ -60,6 +60,8 @@ def test_title_similarity_separates_near_misses_from_other_works() -> None:
         ("Maria de la Cruz", Person("de la Cruz", "Maria"), True),
         ("García Márquez, Gabriel", Person("Márquez", "G."), True),
         ("Smith, John", Person("Smyth", "John"), False),
+        ("Antoniol, Giuliano", Person("Antonio", "Giuliano"), True),  # one letter, long name
+        ("Wang, Li", Person("Wong", "Li"), False),
         (
             "{World Health Organization}",
             Person("World Health Organization", is_organization=True),
