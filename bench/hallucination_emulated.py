@@ -170,6 +170,19 @@ def report(title: str, outcomes: list[Outcome], requests: int, seconds: float) -
         f"{sum(o.abstained for o in valid)}; recall {caught}/{len(fake)} = "
         f"{caught / len(fake):.3f}; HALLUCINATED abstained {sum(o.abstained for o in fake)}"
     )
+    only_absent_ids = sum(
+        o.flagged
+        and not o.local
+        and o.result is not None
+        and bool(o.result.mismatches)
+        and all("does not exist" in m.reason for m in o.result.mismatches)
+        for o in fake
+    )
+    print(
+        f"  of the HALLUCINATED caught, {only_absent_ids} rest only on an identifier the world "
+        "does not hold (the world has only the VALID entries' works, so a real DOI of a work "
+        "outside it does not exist there)"
+    )
     kinds = Counter(o.entry.kind for o in fake)
     print(f"    {'hallucination type':26s} {'n':>4s} {'recall':>7s} {'abstain':>8s}")
     for kind, total in sorted(kinds.items()):

@@ -12,7 +12,7 @@ import pytest
 
 from citecore.bib.bibtex import parse_bibtex
 from citecore.model import ReferenceFlag, ReferenceResult, ReferenceVerdict
-from citecore.registries import crossref
+from citecore.registries import arxiv, crossref
 from citecore.registries.record import Source
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.registries.snapshot import build_snapshot
@@ -203,3 +203,25 @@ def test_the_world_as_a_snapshot_gives_the_same_verdicts(
     assert results["a"].verdict is ReferenceVerdict.VERIFIED
     assert fields(results["b"]) == ["venue"]
     assert registries.requests() == 0
+
+
+def test_a_year_of_the_other_version_names_both_versions(registries: RegistryEmulator) -> None:
+    """The arXiv version of the NeurIPS 2021 paper dated December 2020 (as a preprint submitted
+    before the conference is): citing NeurIPS with the preprint's year names both versions."""
+    from tests.world import _atom
+
+    feed = _atom([world().by_doi["10.48550/arxiv.2104.09425"]]).replace(
+        "<published>2021-04-01", "<published>2020-12-01"
+    )
+    registries.serve(arxiv.id_request("2104.09425"), Reply(200, feed))
+    cited = GOWAL.replace("year = {2021}", "year = {2020}")
+    result = verify(
+        registries,
+        f"@inproceedings{{k, {cited}, booktitle = {{NeurIPS}}, eprint = {{2104.09425}}}}",
+    )
+    (year,) = result.mismatches
+    assert year.field == "year" and (year.given, year.found) == ("2020", "2021")
+    assert "year of the preprint (arXiv:2104.09425v1, 2020)" in year.reason
+    assert "published version (NeurIPS, 2021)" in year.reason
+    as_preprint = verify(registries, f"@misc{{k, {cited}, eprint = {{2104.09425}}}}")
+    assert as_preprint.verdict is ReferenceVerdict.VERIFIED
