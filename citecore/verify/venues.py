@@ -263,10 +263,12 @@ def _written_as_acronym(candidate: str, venue: str) -> bool:
 
 
 def is_acronym(venue: str) -> bool:
-    """ "NeurIPS", "CVPR", "ICLR 2015", "NAACL-HLT": a short acronym, not a written-out name."""
+    """ "NeurIPS", "CVPR", "ICLR 2015", "NAACL-HLT": a short acronym, not a written-out name or
+    an abbreviated one ("Nat Commun")."""
     core = re.sub(r"['’]?\d{2,4}", "", venue).strip()
-    return bool(re.fullmatch(r"[A-Za-z&-]{2,12}(?: [A-Za-z&-]{2,8})?", core)) and (
-        sum(c.isupper() for c in core) >= 2
+    tokens = re.split(r"[\s-]+", core)
+    return bool(re.fullmatch(r"[A-Za-z&-]{2,12}(?: [A-Za-z&-]{2,8})?", core)) and all(
+        sum(c.isupper() for c in token) >= 2 for token in tokens
     )
 
 
@@ -289,11 +291,13 @@ class VenueComparison:
 def _words(venue: str) -> list[str]:
     """Content words of a venue: folded, runs of initials joined ("U. S. A." → "usa"), no
     parentheses, numbers, stopwords or noise words."""
-    folded = fold(re.sub(r"\(.*?\)", " ", venue.replace("&", " and "))).split()
+    folded = _joined_initials(fold(re.sub(r"\(.*?\)", " ", venue.replace("&", " and "))).split())
     return [
         w
-        for w in _joined_initials(folded)
-        if w not in _STOPWORDS and w not in _NOISE and not re.fullmatch(r"\d+(st|nd|rd|th)?", w)
+        for i, w in enumerate(folded)
+        if (w not in _STOPWORDS or (len(w) == 1 and i == len(folded) - 1))  # "J. Phys. A"
+        and w not in _NOISE
+        and not re.fullmatch(r"\d+(st|nd|rd|th)?", w)
     ]
 
 
@@ -332,6 +336,9 @@ def _same_words(cited: list[str], found: list[str]) -> bool:
     shorter, longer = sorted((cited, found), key=len)
     if len(shorter) >= 3 and longer[: len(shorter)] == shorter:
         return True  # "Proc Natl Acad Sci" and "… USA"
+    differing = set(cited) ^ set(found)
+    if any(len(word) <= 2 for word in differing):
+        return False  # "Physical Review B" is not "… D": a section letter is the journal
     if min(len(cited), len(found)) >= 3:
         return fuzz.token_sort_ratio(" ".join(cited), " ".join(found)) >= 90
     return False
@@ -366,7 +373,13 @@ def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
     venue and none agrees; UNDECIDED when the record names only a publisher's series or an
     acronym the table does not know meets a name it cannot be checked against.
     """
-    names = [n for n in names if n.strip()]
+    # NLM titles qualify in parentheses ("Angewandte Chemie (International ed. in English)"):
+    # the name is compared with and without what the parentheses hold.
+    # A journal's subtitle is often left out ("Journal of Physics A: Mathematical and …").
+    variants = (
+        (n, re.sub(r"[()]", " ", n), n.split(":")[0] if n.count(":") == 1 else n) for n in names
+    )
+    names = list(dict.fromkeys(v for group in variants for v in group if v.strip()))
     if not names or not cited.strip():
         return VenueComparison(Agreement.UNDECIDED, "no venue to compare")
     cited_venue = identify(cited)
