@@ -166,17 +166,20 @@ def compare_authors(
         return AuthorCheck(tuple(problems), tuple(missing))
     if missing:
         problems.append(not_on_record(missing, found))
-    elif cited_complete and len(found) > len(cited) and not problems:
-        omitted = len(found) - len(cited)
-        problems.append(
-            FieldMismatch(
-                "authors",
-                f"{len(cited)} authors",
-                f"{len(found)} authors",
-                f"the author list stops after {len(cited)} of {len(found)} without "
-                f"'and others': {omitted} omitted",
+    elif cited_complete and not problems:
+        # Counted in people: a consortium the record lists beside them is no omitted author.
+        people = [f for f in found if not f.is_organization]
+        omitted = [f for f in people if not any(same_person(c, f) for c in cited)]
+        if omitted and len(people) > len(cited):
+            problems.append(
+                FieldMismatch(
+                    "authors",
+                    f"{len(cited)} authors",
+                    f"{len(people)} authors",
+                    f"the author list stops after {len(cited)} of {len(people)} without "
+                    f"'and others': {len(omitted)} omitted",
+                )
             )
-        )
     return AuthorCheck(tuple(problems))
 
 

@@ -442,3 +442,8 @@ def test_authors(
     check = compare_authors(people(*cited), tuple(parse_display_name(n) for n in found), complete)
     assert [m.field for m in check.mismatches] == fields
     assert len(check.unconfirmed) == unconfirmed
+
+
+def test_a_consortium_beside_the_people_is_no_omitted_author() -> None:
+    found = (Person("Wang", "Xiaolong"), Person("Li", "Yi"), Person("CMS", is_organization=True))
+    assert compare_authors(people("Wang, X.", "Li, Y."), found).mismatches == ()
