@@ -144,6 +144,16 @@ def check_document(
         )
         for c in extraction.unmapped
     )
+    comma_joined = (
+        finding(
+            FindingKind.COMMA_SEPARATED_KEYS,
+            f"[@{outer},@{c.key}] joins keys with a comma, so pandoc reads @{c.key} as part of "
+            f"@{outer}'s locator: separate them with a semicolon, [@{outer}; @{c.key}]",
+            c.key,
+            c.location,
+        )
+        for outer, c in extraction.comma_joined
+    )
     result = check_citations(
         extraction.citations,
         bibliography,
@@ -152,7 +162,7 @@ def check_document(
         documents=tuple(s.name for s in sources) or ("<stdin>",),
         folder=Path(sources[0].name).parent if sources else Path.cwd(),
         nocite=(nocite, nocite_all),
-        extra_findings=unmapped,
+        extra_findings=[*unmapped, *comma_joined],
     )
     return DocumentCheck(result, extraction)
 

@@ -45,6 +45,7 @@ SEVERITY: Mapping[FindingKind, Severity] = {
     FindingKind.NO_TITLE: Severity.WARNING,
     FindingKind.UNUSED: Severity.INFO,
     FindingKind.UNMAPPED: Severity.INFO,
+    FindingKind.COMMA_SEPARATED_KEYS: Severity.WARNING,
     FindingKind.MISMATCH: Severity.ERROR,
     FindingKind.NOT_FOUND: Severity.ERROR,
     FindingKind.UNVERIFIABLE: Severity.INFO,

@@ -98,6 +98,7 @@ class FindingKind(Enum):
     NO_TITLE = "no_title"
     UNUSED = "unused"
     UNMAPPED = "unmapped"
+    COMMA_SEPARATED_KEYS = "comma_separated_keys"
     MISMATCH = "mismatch"
     NOT_FOUND = "not_found"
     UNVERIFIABLE = "unverifiable"

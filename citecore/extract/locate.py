@@ -30,7 +30,11 @@ class Region(Enum):
 _MASKED = re.compile(
     r"^(?P<fence>[ \t]*(?:`{3,}|~{3,})).*?^(?P=fence)[ \t]*$"  # fenced code blocks
     r"|<!--.*?-->"  # HTML comments
-    r"|(?P<ticks>`+).+?(?P=ticks)",  # inline code
+    r"|(?P<ticks>`+).+?(?P=ticks)"  # inline code
+    r"|\$\$.+?\$\$"  # display math
+    # inline math as pandoc's tex_math_dollars reads it: no space inside either dollar, and no
+    # digit right after the closing one ("$5 and $10" is money)
+    r"|(?<![\\$])\$(?=[^\s$])(?:[^$\\\n]|\\.)+?(?<=\S)\$(?!\d)",
     re.DOTALL | re.MULTILINE,
 )
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -123,12 +127,19 @@ class LineMatcher:
 
     def __init__(self, index: SourceIndex) -> None:
         self._queues = {k: deque(v) for k, v in index.occurrences.items()}
+        self._last_note: dict[str, SourceLocation] = {}
 
     def take(self, key: str, preferred: Region) -> SourceLocation | None:
-        """The place of the next unused occurrence of `key`, from `preferred` region first."""
+        """The place of the next unused occurrence of `key`, from `preferred` region first.
+
+        A footnote referenced twice (`[^1]` … `[^1]`) is read twice from one definition, so a
+        note citation with no occurrence left is the one its definition last gave."""
         order = [preferred] + [r for r in (Region.BODY, Region.NOTE_DEFINITION) if r != preferred]
         for region in order:
             queue = self._queues.get((key, region))
             if queue:
-                return queue.popleft()
-        return None
+                location = queue.popleft()
+                if region is Region.NOTE_DEFINITION:
+                    self._last_note[key] = location
+                return location
+        return self._last_note.get(key) if preferred is Region.NOTE_DEFINITION else None

@@ -51,6 +51,10 @@ class MarkdownExtraction:
 
     groups: tuple[CiteGroup, ...]
     unmapped: tuple[Citation, ...]
+    # Citations pandoc read inside another's suffix because keys were joined by a comma
+    # (`[@a,@b]`): cited all the same, but the writer meant `[@a; @b]`.
+    # Each is (the key before the comma, the citation read into its suffix).
+    comma_joined: tuple[tuple[str, Citation], ...] = ()
 
     @property
     def citations(self) -> tuple[Citation, ...]:
@@ -111,7 +115,11 @@ class _Walker:
         self.matcher = matcher
         self.groups: list[CiteGroup] = []
         self.unmapped: list[Citation] = []
+        self.comma_joined: list[tuple[str, Citation]] = []
         self.note_count = 0
+        # Inside a figure with a caption, pandoc 3 repeats the caption as the image's alt
+        # text: the alt text's citations are the caption's, read once.
+        self.in_captioned_figure = False
 
     def blocks(self, blocks: Iterable[pf.Element], context: _Context) -> None:
         for block in blocks:
@@ -129,7 +137,12 @@ class _Walker:
             self.table(block, context)
         elif isinstance(block, pf.Figure):
             self.caption(block.caption, context)
-            self.blocks(block.content, context)
+            captioned = block.caption is not None and bool(block.caption.content)
+            outer, self.in_captioned_figure = self.in_captioned_figure, captioned
+            try:
+                self.blocks(block.content, context)
+            finally:
+                self.in_captioned_figure = outer
         elif isinstance(block, pf.BlockQuote):
             self.blocks(block.content, _Context("quote", context.note_number))
         elif isinstance(block, (pf.BulletList, pf.OrderedList)):
@@ -219,6 +232,8 @@ class _Walker:
                 text = "”" if double else "’"
             elif isinstance(element, pf.RawInline) or not hasattr(element, "content"):
                 continue
+            elif isinstance(element, pf.Image) and self.in_captioned_figure:
+                continue
             else:
                 position = self._flatten(element.content, pieces, cites, notes, position)
                 continue
@@ -252,6 +267,28 @@ class _Walker:
                 self.unmapped.append(record)
             records.append(record)
         self.groups.append(CiteGroup(cite, tuple(records)))
+        for citation in cite.citations:
+            for inlines in (citation.prefix, citation.suffix):
+                self._nested(citation.id, list(inlines), context, claim, paragraph)
+
+    def _nested(
+        self,
+        outer: str,
+        inlines: list[pf.Element],
+        context: _Context,
+        claim: str,
+        paragraph: str,
+    ) -> None:
+        """Citations pandoc read inside a prefix or suffix (`[@a,@b]`, `[see @a, p. 3, @b]`):
+        read like any other, and remembered when a comma joined them to the one before."""
+        for index, element in enumerate(inlines):
+            if isinstance(element, pf.Cite):
+                before = len(self.groups)
+                self.cite(element, context, claim, paragraph)
+                if _after_comma(inlines[:index]):
+                    self.comma_joined.extend((outer, c) for c in self.groups[before].citations)
+            elif hasattr(element, "content") and not isinstance(element, pf.Note):
+                self._nested(outer, list(element.content), context, claim, paragraph)
 
     def _location_for(self, key: str, context: _Context) -> SourceLocation | None:
         if self.matcher is None:
@@ -263,6 +300,15 @@ class _Walker:
         else:
             region = Region.BODY
         return self.matcher.take(key, region)
+
+
+def _after_comma(inlines: list[pf.Element]) -> bool:
+    """True when the inlines end with a comma (spaces aside): `@a,@b` or `@a, p. 3, @b`."""
+    for element in reversed(inlines):
+        if isinstance(element, (pf.Space, pf.SoftBreak)):
+            continue
+        return isinstance(element, pf.Str) and element.text.endswith(",")
+    return False
 
 
 def _substitute_marks(text: str, rendered: list[str]) -> str:
@@ -322,7 +368,9 @@ def extract_citations(doc: pf.Doc, sources: Sequence[SourceFile] = ()) -> Markdo
         if name not in _METADATA_SKIPPED:
             walker.blocks(_metadata_inlines(value), _Context("metadata"))
     walker.blocks(doc.content, _Context())
-    return MarkdownExtraction(tuple(walker.groups), tuple(walker.unmapped))
+    return MarkdownExtraction(
+        tuple(walker.groups), tuple(walker.unmapped), tuple(walker.comma_joined)
+    )
 
 
 def nocite_keys(doc: pf.Doc) -> tuple[list[str], bool]:

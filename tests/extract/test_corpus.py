@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,20 +14,9 @@ from citecore.extract.markdown import is_crossref
 from citecore.model import FindingKind
 from citecore.options import Options
 from tests.conftest import CorpusPaper, corpus_markdown_papers, run_pandoc
+from tests.generated_markdown import ast_citation_ids
 
 PAPERS = corpus_markdown_papers()
-
-
-def _cites(node: Any) -> Iterator[str]:
-    """Citation ids of every Cite in a pandoc JSON AST fragment."""
-    if isinstance(node, dict):
-        if node.get("t") == "Cite":
-            yield from (c["citationId"] for c in node["c"][0])
-        for value in node.values():
-            yield from _cites(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _cites(value)
 
 
 def _pandoc_ids(paper: CorpusPaper) -> Counter[str]:
@@ -38,7 +25,7 @@ def _pandoc_ids(paper: CorpusPaper) -> Counter[str]:
     args = ("-f", "markdown", paper.path.name, "-t", "json")
     ast = json.loads(run_pandoc(*args, cwd=paper.path.parent).stdout)
     meta = {k: v for k, v in ast["meta"].items() if k not in ("nocite", "references")}
-    ids = Counter(_cites(ast["blocks"])) + Counter(_cites(meta))
+    ids = Counter(ast_citation_ids(ast["blocks"])) + Counter(ast_citation_ids(meta))
     return Counter({k: n for k, n in ids.items() if not is_crossref(k)})
 
 
