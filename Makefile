@@ -3,8 +3,10 @@
 
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# What the demo and the tests compile with: pdfLaTeX and XeLaTeX (fontspec examples), biber,
+# the fonts, and the babel languages the LaTeX corpus uses.
 TEX_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-bibtex-extra biber \
-	texlive-fonts-recommended lmodern latexmk poppler-utils
+	texlive-fonts-recommended lmodern texlive-xetex texlive-lang-german texlive-lang-french latexmk poppler-utils
 
 .PHONY: install install-tex demo test lint bench
 
@@ -12,10 +14,12 @@ install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 
 install-tex:
-	@if command -v latexmk >/dev/null && command -v pdflatex >/dev/null \
-		&& command -v pdftotext >/dev/null && command -v biber >/dev/null; then echo "TeX Live: already installed"; else \
+	@missing=$$(for p in $(TEX_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
+		| grep -q 'install ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then echo "TeX Live: already installed"; else \
+		echo "TeX Live: installing $$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install \
-		-y -qq --no-install-recommends $(TEX_PACKAGES) >/dev/null; fi
+		-y -qq --no-install-recommends $$missing >/dev/null; fi
 
 demo: install install-tex
 	bash scripts/demo.sh

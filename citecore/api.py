@@ -252,7 +252,14 @@ def check_markdown_file(
     path: Path, options: Options, verifier: Verifier | None = None
 ) -> DocumentCheck:
     """Read a Markdown/Quarto/R Markdown file with pandoc's reader and check it."""
-    doc = read_markdown(path)
+    return check_markdown_document(read_markdown(path), path, options, verifier)
+
+
+def check_markdown_document(
+    doc: pf.Doc, path: Path, options: Options, verifier: Verifier | None = None
+) -> DocumentCheck:
+    """Check a document pandoc read from the Markdown file `path` (for line numbers and the
+    folder bibliographies are found in)."""
     source = SourceFile(str(path), path.read_text(encoding="utf-8", errors="replace"))
     return check_document(
         doc, options, sources=(source,), search_dirs=(path.parent,), verifier=verifier

@@ -272,8 +272,14 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
 
 def _check(args: argparse.Namespace) -> int:
     # The pipeline is imported here, not at the top: the filter's replay path must stay light.
-    from citecore.api import check_latex_file, check_markdown_file, registry_verifier
-    from citecore.options import ReportFormat, build_options, environment_layer, project_layer
+    from citecore.api import (
+        check_latex_file,
+        check_markdown_document,
+        metadata_options,
+        registry_verifier,
+    )
+    from citecore.options import ReportFormat, resolve_options
+    from citecore.pandoc import read_markdown
     from citecore.policy import failing_findings
     from citecore.report import render_report, write_atomically
     from citecore.report.warnings import warning_lines
@@ -283,14 +289,19 @@ def _check(args: argparse.Namespace) -> int:
         raise CitecheckError(f"{document}: no such document")
     # On the command line error-level findings fail by default (it is what CI runs); any layer
     # may still say `strict: false` or name its own `fail-on` kinds.
-    options = build_options(
-        {"strict": True}, environment_layer(), project_layer(document.parent), _cli_layer(args)
-    )
-    verifier = registry_verifier(options)
+    base = {"strict": True}
     if args.command == "latex":
+        options = resolve_options(_cli_layer(args), folder=document.parent, base=base)
+        verifier = registry_verifier(options)
         result = check_latex_file(document, options, verifier)
     else:
-        result = check_markdown_file(document, options, verifier).result
+        doc = read_markdown(document)
+        metadata = metadata_options(doc)
+        options = resolve_options(
+            _cli_layer(args), folder=document.parent, metadata=metadata, base=base
+        )
+        verifier = registry_verifier(options)
+        result = check_markdown_document(doc, document, options, verifier).result
     failing = failing_findings(result.findings, options)
     report_format = options.report_format
     if args.output is not None:
@@ -326,13 +337,13 @@ def _outage_exit_code(verifier: object) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from citecore.options import ReportFormat, build_options, environment_layer
+    from citecore.options import ReportFormat, resolve_options
     from citecore.policy import failing_findings
     from citecore.report import render_report, write_atomically
     from citecore.report.bibtex import annotate_bibtex
     from citecore.verify.standalone import single_reference, verify_files, verify_one
 
-    options = build_options({"strict": True}, environment_layer(), _cli_layer(args))
+    options = resolve_options(_cli_layer(args), base={"strict": True})
     one = (args.doi, args.title, args.author, args.year, args.venue)
     if args.inputs and any(one):
         raise CitecheckError("give bibliography files or --doi/--title/…, not both")
@@ -376,13 +387,13 @@ def _latexmk_hook(args: argparse.Namespace) -> int:
     """Check the project, write `<jobname>.citecheck.tex` when it changed (latexmk then reruns
     LaTeX), print one line per problem; non-zero in strict mode when a problem fails."""
     from citecore.api import check_latex_file, registry_verifier
-    from citecore.options import build_options, environment_layer, project_layer
+    from citecore.options import resolve_options
     from citecore.policy import failing_findings
     from citecore.report.latex_verdicts import problem_lines, render_verdicts
 
     main_tex = args.main if args.main.suffix == ".tex" else args.main.with_suffix(".tex")
     layer = {"strict": True} if args.strict else {}
-    options = build_options(environment_layer(), project_layer(main_tex.parent), layer)
+    options = resolve_options(layer, folder=main_tex.parent)
     result = check_latex_file(main_tex, options, registry_verifier(options))
     verdicts = main_tex.with_suffix(".citecheck.tex")
     text = render_verdicts(result)
@@ -430,7 +441,7 @@ def _audit(args: argparse.Namespace) -> int:
     """Cited keys without a readable source file; exit 1 when there are any."""
     from citecore.api import check_latex_file, check_markdown_file
     from citecore.ground.sources import source_files
-    from citecore.options import build_options, environment_layer, project_layer
+    from citecore.options import resolve_options
 
     document: Path = args.document
     if not document.is_file():
@@ -441,10 +452,8 @@ def _audit(args: argparse.Namespace) -> int:
         "bibliography": args.bib or None,
         "sources": args.sources,
     }
-    options = build_options(
-        environment_layer(),
-        project_layer(document.parent),
-        {k: v for k, v in layer.items() if v is not None},
+    options = resolve_options(
+        {k: v for k, v in layer.items() if v is not None}, folder=document.parent
     )
     if document.suffix == ".tex":
         result = check_latex_file(document, options)

@@ -23,13 +23,7 @@ from citecore.api import DocumentCheck, check_document, metadata_options, regist
 from citecore.errors import CitecheckError
 from citecore.extract.locate import SourceFile
 from citecore.model import CheckResult
-from citecore.options import (
-    PROJECT_FILE,
-    Options,
-    build_options,
-    environment_layer,
-    project_layer,
-)
+from citecore.options import PROJECT_FILE, Options, resolve_options
 from citecore.policy import failing_findings
 from citecore.report import render_report, write_atomically
 from citecore.report.warnings import warning_lines
@@ -60,9 +54,7 @@ def _sources(inputs: Sequence[str]) -> tuple[SourceFile, ...]:
 
 
 def _options(doc: pf.Doc, folder: Path, cli_layer: dict[str, Any]) -> Options:
-    return build_options(
-        environment_layer(), project_layer(folder), metadata_options(doc), cli_layer
-    )
+    return resolve_options(cli_layer, folder=folder, metadata=metadata_options(doc))
 
 
 def _annotate_wanted(doc: pf.Doc, options: Options) -> bool:

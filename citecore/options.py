@@ -207,8 +207,35 @@ def project_layer(folder: Path) -> dict[str, Any]:
     return dict(table) if isinstance(table, Mapping) else {}
 
 
+def resolve_options(
+    cli: Mapping[str, Any],
+    *,
+    folder: Path | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    base: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Options:
+    """The options of one run, the same way for every shell (the CLI's `check`, `latex` and
+    `verify`, the pandoc filter, the latexmk hook): the shell's own defaults (`base`) <
+    `citecheck.toml` in `folder` < the document's `citecheck:` metadata < `CITECHECK_*` in
+    the environment < command-line flags."""
+    return build_options(
+        base or {},
+        project_layer(folder) if folder is not None else {},
+        metadata or {},
+        environment_layer(environ),
+        cli,
+    )
+
+
+# Options that mean nothing without grounding: giving one asks for it.
+_GROUNDING_OPTIONS = ("judge", "judge_url", "judge_model", "retry_model", "sources")
+
+
 def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> Options:
-    """Options from layers given lowest precedence first; unknown names are an error."""
+    """Options from layers given lowest precedence first; unknown names are an error. An option
+    that only grounding uses (`judge`, `sources`, …) turns grounding on unless a layer says
+    `ground: false`."""
     merged: dict[str, Any] = {}
     for layer in layers:
         for name, value in layer.items():
@@ -217,6 +244,8 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
                 raise OptionsError(f"unknown citecheck option {name!r}")
             if value is not None:
                 merged[canonical] = value
+    if "ground" not in merged and any(merged.get(name) for name in _GROUNDING_OPTIONS):
+        merged["ground"] = True
     return Options(
         strict=_as_bool("strict", merged.get("strict", False)),
         fail_on=_as_kinds(merged["fail_on"]) if "fail_on" in merged else None,

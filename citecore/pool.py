@@ -262,7 +262,9 @@ def _date_of(text: str, end_of_period: bool) -> dt.date:
 def publication_date(date_text: str, year: int | None) -> dt.date | None:
     """When a work counts as published for the cut-off: a full date is itself, year and month
     the 1st of the month, a year alone December 31 of that year."""
-    for text in (date_text, str(year or "")):
+    # A biblatex or EDTF range ("2024-09/2024-10") was published when it began.
+    start = date_text.split("/")[0].strip()
+    for text in (start, str(year or "")):
         if text:
             try:
                 return _date_of(text, end_of_period=True)

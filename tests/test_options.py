@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from citecore.cli import main
 from citecore.errors import OptionsError
 from citecore.model import FindingKind
-from citecore.options import ReportFormat, build_options, environment_layer, project_layer
+from citecore.options import (
+    ReportFormat,
+    build_options,
+    environment_layer,
+    project_layer,
+    resolve_options,
+)
 from citecore.policy import failing_kinds
+from tests.conftest import run_pandoc
 
 
 def test_later_layers_win() -> None:
@@ -62,3 +71,90 @@ def test_strict_fails_on_error_kinds_and_fail_on_overrides() -> None:
     assert failing_kinds(build_options({"strict": True, "fail_on": "unused"})) == {
         FindingKind.UNUSED
     }
+
+
+def test_one_precedence_for_every_layer(tmp_path: Path) -> None:
+    (tmp_path / "citecheck.toml").write_text('timeout = 1\nemail = "toml@x.org"\nquiet = true\n')
+    options = resolve_options(
+        {"timeout": 4},
+        folder=tmp_path,
+        metadata={"timeout": 2, "email": "meta@x.org"},
+        base={"timeout": 0.5, "strict": True},
+        environ={"CITECHECK_TIMEOUT": "3", "CITECHECK_EMAIL": "env@x.org"},
+    )
+    assert (options.timeout, options.email, options.quiet, options.strict) == (
+        4,
+        "env@x.org",
+        True,
+        True,
+    )
+
+
+def test_an_option_that_needs_grounding_turns_it_on() -> None:
+    assert build_options({"judge": "local"}).ground is True
+    assert build_options({"sources": "pdfs"}).ground is True
+    assert build_options({"judge": "local", "ground": False}).ground is False
+    assert build_options({}).ground is False
+
+
+BIB = (
+    "@article{old2020, title = {An Old Work}, author = {Doe, Jane}, year = 2020}\n"
+    "@article{new2025, title = {A New Work}, author = {Roe, Rick}, year = 2025}\n"
+)
+
+
+def _project(folder: Path, toml_cutoff: str, metadata_cutoff: str | None) -> None:
+    folder.mkdir(exist_ok=True)
+    (folder / "refs.bib").write_text(BIB)
+    (folder / "citecheck.toml").write_text(f'cutoff = "{toml_cutoff}"\noffline = true\n')
+    meta = f"citecheck:\n  cutoff: {metadata_cutoff}\n" if metadata_cutoff else ""
+    (folder / "doc.md").write_text(
+        f"---\nbibliography: refs.bib\n{meta}---\n\nOld [@old2020] and new [@new2025].\n"
+    )
+    (folder / "main.tex").write_text(
+        "\\documentclass{article}\\begin{document}Old \\cite{old2020} and new "
+        "\\cite{new2025}.\\bibliographystyle{plain}\\bibliography{refs}\\end{document}\n"
+    )
+
+
+def _cutoff_flagged(
+    shell: str,
+    folder: Path,
+    env: dict[str, str],
+    cli: list[str],
+    capsys: pytest.CaptureFixture[str],
+) -> bool:
+    """Whether `new2025` is reported after the cut-off, through one shell."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, value)
+        patch.chdir(folder)
+        if shell in ("check", "latex"):
+            document = "doc.md" if shell == "check" else "main.tex"
+            main([shell, document, "-f", "json", "-o", "out.json", "-q", *cli])
+            report = json.loads((folder / "out.json").read_text())
+            return any(f["kind"] == "cutoff" for f in report["findings"])
+        if shell == "latexmk-hook":
+            main(["latexmk-hook", "main.tex"])
+            return "[cutoff] new2025" in capsys.readouterr().err
+        completed = run_pandoc("doc.md", "--filter", "citecheck", "-t", "plain", cwd=folder)
+        return "[cutoff] new2025" in completed.stderr
+
+
+@pytest.mark.parametrize("shell", ["check", "filter", "latex", "latexmk-hook"])
+def test_the_same_option_through_every_shell(
+    shell: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    markdown = shell in ("check", "filter")
+    folder = tmp_path / "p"
+    # citecheck.toml says no cut-off problem; the document's metadata (Markdown) says there is.
+    _project(folder, "2030-01-01", "2024-01-01")
+    assert _cutoff_flagged(shell, folder, {}, [], capsys) is markdown
+    # The environment beats the project file and the metadata.
+    env = {"CITECHECK_CUTOFF": "2024-01-01"}
+    assert _cutoff_flagged(shell, folder, env, [], capsys) is True
+    env = {"CITECHECK_CUTOFF": "2030-01-01"}
+    assert _cutoff_flagged(shell, folder, env, [], capsys) is False
+    # The command line beats the environment.
+    if shell in ("check", "latex"):
+        assert _cutoff_flagged(shell, folder, env, ["--cutoff", "2024-01-01"], capsys) is True

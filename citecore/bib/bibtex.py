@@ -144,14 +144,48 @@ def _inherit(fields: dict[str, str], parent: Mapping[str, str]) -> dict[str, str
     return merged
 
 
+_MONTH_NAMES = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("jan", "january", "januar", "janvier"),
+            ("feb", "february", "februar", "fevrier", "février"),
+            ("mar", "march", "märz", "maerz", "mars"),
+            ("apr", "april", "avril"),
+            ("may", "mai"),
+            ("jun", "june", "juni", "juin"),
+            ("jul", "july", "juli", "juillet"),
+            ("aug", "august", "aout", "août"),
+            ("sep", "sept", "september", "septembre"),
+            ("oct", "october", "oktober", "octobre"),
+            ("nov", "november", "novembre"),
+            ("dec", "december", "dezember", "decembre", "décembre"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+
+
+def month_number(text: str) -> int | None:
+    """The month a BibTeX `month` names: `9`, `09`, `sep`, `Sep.`, `September` (and the German
+    and French names); None when it names none (`Spring`, `9-10` is read as its first month)."""
+    value = text.strip().strip("{}").strip().rstrip(".").casefold()
+    first = re.split(r"\s*(?:[-–/]|--)\s*", value)[0] if value else ""
+    if first.isdigit():
+        return int(first) if 1 <= int(first) <= 12 else None
+    return _MONTH_NAMES.get(first)
+
+
 def _year(fields: Mapping[str, str]) -> tuple[int | None, str, str]:
-    """(year as int or None, the year text as written, the full date if given)."""
+    """(year as int or None, the year text as written, the date if given: biblatex `date`, or
+    `year` with `month` as "YYYY-MM")."""
     date = decode_latex(fields.get("date", ""))
     text = decode_latex(fields.get("year", "")) or date[:4]
     match = re.fullmatch(r"\s*(\d{4})\s*", text)
     if not date and match and fields.get("month"):
-        month = decode_latex(fields["month"])
-        date = f"{match.group(1)}-{int(month):02d}" if month.isdigit() else ""
+        month = month_number(decode_latex(fields["month"]))
+        date = f"{match.group(1)}-{month:02d}" if month else ""
     return (int(match.group(1)) if match else None), text, date
 
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from citecore.bib.bibtex import month_number
 from citecore.bib.names import csl_names_complete, parse_csl_names
 from citecore.errors import InputError
 from citecore.identifiers import (
@@ -45,6 +46,11 @@ def _date(item: Mapping[str, Any]) -> tuple[int | None, str, str]:
         issued = issued.get("raw") or issued.get("literal") or ""
     text = _text(issued)
     match = re.match(r"^(\d{4})", text)
+    if match is None:  # a literal date as people write it: "September 2024", "Sep. 2024"
+        written = re.fullmatch(r"\s*([A-Za-zéû]+\.?)\s+(\d{4})\s*", text)
+        month = month_number(written.group(1)) if written else None
+        if written and month:
+            return int(written.group(2)), written.group(2), f"{written.group(2)}-{month:02d}"
     return (int(match.group(1)) if match else None), (match.group(1) if match else text), text
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from citecore.errors import InputError
 from citecore.extract.sentences import sentence_spans
@@ -105,6 +107,79 @@ def mask_ignored(text: str) -> str:
     ):
         for match in list(re.finditer(pattern, text, re.DOTALL)):
             text = _blank(text, match.start(), match.end())
+    return text
+
+
+# Definitions, by what follows the command: (braced groups before the body, bodies).
+_DEFINITIONS = {
+    "newcommand": (0, 1),
+    "renewcommand": (0, 1),
+    "providecommand": (0, 1),
+    "DeclareRobustCommand": (0, 1),
+    "NewDocumentCommand": (1, 1),
+    "RenewDocumentCommand": (1, 1),
+    "ProvideDocumentCommand": (1, 1),
+    "DeclareDocumentCommand": (1, 1),
+    "newenvironment": (0, 2),
+    "renewenvironment": (0, 2),
+}
+_DEFINITION = re.compile(
+    r"\\(?:[gex]?def\s*\\(?P<primitive>[A-Za-z@]+)[^{]*"
+    r"|(?P<command>" + "|".join(_DEFINITIONS) + r")\*?)"
+)
+_DEFINED_NAME = re.compile(r"\s*(?:\{\s*\\(?P<braced>[A-Za-z@]+)\s*\}|\\(?P<bare>[A-Za-z@]+))")
+# A user macro that shows its argument as text instead of typesetting it.
+_SHOWS_SOURCE = re.compile(r"\\(?:detokenize|string|meaning|unexpanded)(?![A-Za-z])")
+
+
+def _definition_bodies(text: str, match: re.Match[str]) -> tuple[str, list[tuple[int, int]]]:
+    """The name a definition defines ("" for an environment) and the spans of its bodies."""
+    if match.group("primitive"):
+        body = _group(text, match.end(), "{", "}")
+        return match.group("primitive"), [(match.end(), body[1])] if body else []
+    groups_before, bodies = _DEFINITIONS[match.group("command")]
+    position, name = match.end(), ""
+    named = _DEFINED_NAME.match(text, position)
+    if bodies == 1 and named:
+        name, position = named.group("braced") or named.group("bare"), named.end()
+    else:  # an environment's name, in braces
+        environment = _group(text, position, "{", "}")
+        if environment is None:
+            return "", []
+        position = environment[1]
+    for _ in range(groups_before):
+        group = _group(text, position, "{", "}")
+        if group is None:
+            return name, []
+        position = group[1]
+    _, position = _optionals(text, position, 2)
+    spans = []
+    for _ in range(bodies):
+        body = _group(text, position, "{", "}")
+        if body is None:
+            break
+        spans.append((position, body[1]))
+        position = body[1]
+    return name, spans
+
+
+def mask_definitions(text: str) -> str:
+    """Blank the bodies of macro and environment definitions (a citation in a definition cites
+    nothing until the macro is used, and its key is a parameter such as `#1`), and the
+    arguments of user macros that print their argument as source (`\\code{\\cite{a1}}` with
+    `\\detokenize`): LaTeX cites none of these. Positions and line numbers are kept."""
+    shows_source: set[str] = set()
+    for match in list(_DEFINITION.finditer(text)):
+        name, spans = _definition_bodies(text, match)
+        for start, end in spans:
+            if name and _SHOWS_SOURCE.search(text, start, end):
+                shows_source.add(name)
+            text = _blank(text, start, end)
+    for name in shows_source:
+        for use in list(re.finditer(rf"\\{re.escape(name)}(?![A-Za-z@])", text)):
+            argument = _group(text, use.end(), "{", "}")
+            if argument is not None:
+                text = _blank(text, use.end(), argument[1])
     return text
 
 
@@ -209,12 +284,69 @@ class LatexExtraction:
     files: list[Path] = field(default_factory=list)
 
 
-def _readable(latex: str) -> str:
-    """Plain text of a LaTeX fragment (math and `~` handled), white space collapsed."""
-    from pylatexenc.latex2text import LatexNodes2Text
+# pylatexenc passes the converter by this parameter name.
+def _link_text(node: Any, l2tobj: Any) -> str:
+    """`\\href{url}{text}` as its text, however many of its arguments are there."""
+    arguments = list(node.nodeargd.argnlist) if node.nodeargd is not None else []
+    shown = [a for a in arguments[1:2] if a is not None]
+    return str(l2tobj.nodelist_to_text(shown)) if shown else ""
 
-    converter = LatexNodes2Text(math_mode="with-delimiters", strict_latex_spaces=False)
-    return " ".join(str(converter.latex_to_text(latex)).split())
+
+def _url_text(node: Any) -> str:
+    """`\\url{…}` as its address ("" when the argument is missing)."""
+    arguments = list(node.nodeargd.argnlist) if node.nodeargd is not None else []
+    return "".join(a.latex_verbatim() for a in arguments[:1] if a is not None).strip("{}")
+
+
+@cache
+def _converter() -> tuple[Any, Any]:
+    """pylatexenc's LaTeX-to-text converter, and the parser context it reads with, taught the
+    hyperref macros (pylatexenc's own reading of `\\href` fails on every use)."""
+    from pylatexenc import latexwalker, macrospec
+    from pylatexenc.latex2text import (
+        LatexNodes2Text,
+        MacroTextSpec,
+        get_default_latex_context_db,
+    )
+
+    parsing = latexwalker.get_default_latex_context_db()
+    parsing.add_context_category(
+        "citecheck-hyperref",
+        macros=[macrospec.std_macro("href", False, 2), macrospec.std_macro("url", False, 1)],
+        prepend=True,
+    )
+    text = get_default_latex_context_db()
+    text.add_context_category(
+        "citecheck-hyperref",
+        macros=[
+            MacroTextSpec("href", simplify_repl=_link_text),
+            MacroTextSpec("url", simplify_repl=_url_text),
+        ],
+        prepend=True,
+    )
+    converter = LatexNodes2Text(
+        latex_context=text, math_mode="with-delimiters", strict_latex_spaces=False
+    )
+    return converter, parsing
+
+
+def _readable(latex: str) -> str:
+    """Plain text of a LaTeX fragment (math and `~` handled), white space collapsed. A fragment
+    pylatexenc cannot read is stripped of its commands instead: claim text is for people, and
+    one odd macro must not cost the report."""
+    converter, parsing = _converter()
+    try:
+        text = str(converter.latex_to_text(latex, latex_context=parsing))
+    except Exception:
+        text = _rough_text(latex)
+    return " ".join(text.split())
+
+
+def _rough_text(latex: str) -> str:
+    """LaTeX with commands, braces and math delimiters taken out, words kept."""
+    text = re.sub(r"\\(?:href|url)\s*\{[^{}]*\}", " ", latex)
+    text = re.sub(r"\\[a-zA-Z@]+\*?(?:\[[^\]]*\])?", " ", text)
+    return re.sub(r"[{}$~\\]", " ", text)
 
 
 # Paragraph boundaries: blank lines and sectioning commands (a heading is not part of a claim).
@@ -312,7 +444,7 @@ class _Reader:
             raw = path.read_text(encoding="latin-1")
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror}") from exc
-        text = mask_ignored(raw)
+        text = mask_definitions(mask_ignored(raw))
         only = _INCLUDEONLY.search(text)
         if only and self.include_only is None:
             self.include_only = {n.strip() for n in only.group(1).split(",") if n.strip()}

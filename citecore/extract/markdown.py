@@ -230,9 +230,7 @@ class _Walker:
                 pieces.append("“" if double else "‘")
                 position = self._flatten(element.content, pieces, cites, notes, position + 1)
                 text = "”" if double else "’"
-            elif isinstance(element, pf.RawInline) or not hasattr(element, "content"):
-                continue
-            elif isinstance(element, pf.Image) and self.in_captioned_figure:
+            elif self._unread(element):
                 continue
             else:
                 position = self._flatten(element.content, pieces, cites, notes, position)
@@ -240,6 +238,12 @@ class _Walker:
             pieces.append(text)
             position += len(text)
         return position
+
+    def _unread(self, element: pf.Element) -> bool:
+        """Raw inlines and leaves hold no citation; a captioned figure's image holds a copy."""
+        if isinstance(element, pf.RawInline) or not hasattr(element, "content"):
+            return True
+        return isinstance(element, pf.Image) and self.in_captioned_figure
 
     def cite(self, cite: pf.Cite, context: _Context, claim: str, paragraph: str) -> None:
         keys = tuple(c.id for c in cite.citations if not is_crossref(c.id))
