@@ -55,6 +55,7 @@ SEVERITY: Mapping[FindingKind, Severity] = {
     FindingKind.UNGROUNDED: Severity.WARNING,
     FindingKind.PARTIAL: Severity.INFO,
     FindingKind.NOT_IN_STORE: Severity.INFO,
+    FindingKind.UNCONFIRMED: Severity.INFO,
     FindingKind.COVERAGE: Severity.WARNING,
     FindingKind.NOT_IN_POOL: Severity.WARNING,
     FindingKind.CUTOFF: Severity.WARNING,
@@ -306,6 +307,7 @@ _GROUNDING_KINDS = {
     GroundingStatus.UNSUPPORTED: FindingKind.UNSUPPORTED,
     GroundingStatus.PARTIAL: FindingKind.PARTIAL,
     GroundingStatus.NOT_IN_STORE: FindingKind.NOT_IN_STORE,
+    GroundingStatus.UNCONFIRMED: FindingKind.UNCONFIRMED,
 }
 
 
@@ -320,10 +322,15 @@ def grounding_findings(
         page = f", p. {result.page}" if result.page else ""
         kind = _GROUNDING_KINDS.get(result.status)
         if kind is not None:
+            shown = (
+                f"; closest passage: “{' '.join(result.passage.split())[:200]}”"
+                if result.status is GroundingStatus.UNCONFIRMED and result.passage
+                else ""
+            )
             findings.append(
                 finding(
                     kind,
-                    f"{result.status.value}{page}: {result.reason}",
+                    f"{result.status.value}{page}: {result.reason}{shown}",
                     citation.key,
                     citation.location,
                 )

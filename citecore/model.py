@@ -81,6 +81,8 @@ class GroundingStatus(Enum):
     SUPPORTED = "supported"
     PARTIAL = "partial"
     UNSUPPORTED = "unsupported"
+    # The judge found neither support nor conflict: information, never an accusation.
+    UNCONFIRMED = "unconfirmed"
     NOT_IN_STORE = "not_in_store"
     ERROR = "error"
 
@@ -107,6 +109,7 @@ class FindingKind(Enum):
     UNSUPPORTED = "unsupported"
     UNGROUNDED = "ungrounded"
     PARTIAL = "partial"
+    UNCONFIRMED = "unconfirmed"
     NOT_IN_STORE = "not_in_store"
     COVERAGE = "coverage"
     NOT_IN_POOL = "not_in_pool"

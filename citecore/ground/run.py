@@ -42,6 +42,7 @@ class _Sources:
 
     cache: Cache | None
     texts: dict[Path, SourceText | None] = field(default_factory=dict)
+    problems: dict[Path, str] = field(default_factory=dict)
     aligners: dict[str, AlignedSource] = field(default_factory=dict)
 
     def text(self, path: Path) -> SourceText | None:
@@ -51,6 +52,7 @@ class _Sources:
             except InputError as exc:
                 logger.warning("%s", exc)
                 self.texts[path] = None
+                self.problems[path] = str(exc)
         return self.texts[path]
 
     def aligner(self, source: SourceText) -> AlignedSource:
@@ -99,7 +101,7 @@ def ground_citations(
     questions: list[Question] = []
     for index, citation in enumerate(citations):
         keys = (citation.key, *citation.cited_with)
-        texts = []
+        texts, unread = [], []
         for key in keys:
             reference = bibliography.references.get(key)
             if reference is None:
@@ -108,12 +110,15 @@ def ground_citations(
                 source = state.text(path)
                 if source is not None:
                     texts.append(source)
+                elif path in state.problems:
+                    unread.append(state.problems[path])
         if not texts:
+            # An unreadable source is not judged: that would accuse the writer of our failure.
             results[index] = CitationResult(
                 GroundingStatus.NOT_IN_STORE,
                 judge.name,
                 judge.model,
-                reason="no readable source file for this key",
+                reason="; ".join(unread) or "no readable source file for this key",
             )
             continue
         question = _question(index, citation, tuple(texts), judge)
@@ -176,15 +181,18 @@ def _proved(question: Question, verdict: JudgeVerdict, state: _Sources) -> Citat
     result = CitationResult(
         verdict.status, verdict.judge, verdict.model, passage=verdict.passage, reason=verdict.reason
     )
-    if verdict.status in (GroundingStatus.SUPPORTED, GroundingStatus.PARTIAL):
+    if verdict.passage:
+        # Every passage shown gets its page; only a supporting one must prove it is there.
         alignments = [state.aligner(t).align(verdict.passage) for t in question.texts]
         best = max(alignments, key=lambda a: (a.coverage, a.density))
+        supporting = verdict.status in (GroundingStatus.SUPPORTED, GroundingStatus.PARTIAL)
+        grounded = best.grounded(signal=question.citation.signal is not None)
         result = CitationResult(
             verdict.status,
             verdict.judge,
             verdict.model,
-            ungrounded=not best.grounded(signal=question.citation.signal is not None),
-            page=best.page,
+            ungrounded=supporting and not grounded,
+            page=best.page if grounded else None,
             passage=verdict.passage,
             reason=verdict.reason,
         )

@@ -42,7 +42,8 @@ def source_files(
     reference: Reference, bibliography_dirs: Sequence[Path], sources_dir: Path | None
 ) -> list[Path]:
     """Every readable source file of a reference: its `file` fields resolved against each
-    bibliography folder, then `<key>.pdf|.md|.txt` in the sources folder."""
+    bibliography folder, then `<key>.pdf|.md|.txt` in the sources folder; and beside each PDF,
+    a `.txt` or `.md` of the same name."""
     found: list[Path] = []
     for value in reference.files:
         for name in file_field_paths(value):
@@ -57,4 +58,11 @@ def source_files(
             for suffix in READABLE_SUFFIXES
             if (sources_dir / f"{stem}{suffix}").is_file()
         )
+    # A text written out beside a PDF (an OCR of a scan, say) is read with it.
+    found = [
+        sibling
+        for path in found
+        for sibling in (path, *(path.with_suffix(s) for s in (".txt", ".md")))
+        if sibling == path or (path.suffix.lower() == ".pdf" and sibling.is_file())
+    ]
     return [p for p in dict.fromkeys(found) if p.suffix.lower() in READABLE_SUFFIXES]

@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,8 +40,23 @@ class SourceText:
     pages: tuple[Page, ...]
 
 
+class UnreadableSourceError(InputError):
+    """A source file that holds no text citecheck can read (a scan, an encrypted PDF)."""
+
+
+# Fewer words than this on every page together is no text layer, only stray marks.
+_MIN_WORDS = 5
+
+
 def _pdf_pages(path: Path) -> list[str]:
+    import pymupdf
     import pymupdf4llm
+
+    with pymupdf.open(path) as document:
+        if document.needs_pass:
+            raise UnreadableSourceError(
+                f"{path}: the PDF is encrypted: supply an unlocked copy or a .txt beside it"
+            )
 
     # The layout-model path is slower and needs far more memory; the plain path keeps pages,
     # tables (as Markdown) and footnotes, which is what evidence ranking and alignment need.
@@ -74,10 +90,16 @@ def read_source(path: Path, cache: Cache | None = None) -> SourceText:
     if path.suffix.lower() == ".pdf":
         try:
             texts = _pdf_pages(path)
-        except (RuntimeError, ValueError) as exc:
-            raise InputError(f"{path}: cannot read this PDF: {exc}") from exc
+        except InputError:
+            raise
+        except Exception as exc:
+            raise UnreadableSourceError(f"{path}: cannot read this PDF: {exc}") from exc
     else:
         texts = data.decode("utf-8", errors="replace").split("\f")
+    if sum(len(re.findall(r"\w{2,}", text)) for text in texts) < _MIN_WORDS:
+        raise UnreadableSourceError(
+            f"{path}: no text could be read from it: OCR it or supply a .txt beside it"
+        )
     source = SourceText(str(path), digest, tuple(Page(i, t) for i, t in enumerate(texts, 1)))
     if cache is not None:
         cache.put("text", key, json.dumps(to_data(source)))

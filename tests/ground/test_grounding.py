@@ -54,7 +54,15 @@ def judge(claim: str, evidence: str) -> GroundingStatus:
         ("The method reduced classification errors by 35 percent.", GroundingStatus.SUPPORTED),
         ("The method reduced classification errors by 53 percent.", GroundingStatus.UNSUPPORTED),
         ("The method did not reduce classification errors.", GroundingStatus.UNSUPPORTED),
-        ("Bananas ripen faster in warm climates.", GroundingStatus.UNSUPPORTED),
+        # Finding neither support nor conflict is no accusation.
+        ("Bananas ripen faster in warm climates.", GroundingStatus.UNCONFIRMED),
+        ("The method reduced classification errors.", GroundingStatus.SUPPORTED),
+        ("The method increased classification errors by 35 percent.", GroundingStatus.UNSUPPORTED),
+        (
+            "The method reduced classification errors by 35 percent on the benchmark, without any "
+            "improvement across the datasets we tried.",
+            GroundingStatus.UNSUPPORTED,
+        ),
     ],
 )
 def test_local_judge_cases(claim: str, status: GroundingStatus) -> None:
@@ -113,8 +121,8 @@ def test_grounding_run_through_check(tmp_path: Path) -> None:
     assert grounding == [
         ("vaswani2017", "supported", 7, False),
         ("notes2020", "supported", 1, False),
-        ("notes2020", "unsupported", None, False),
-        ("notes2020", "unsupported", None, False),  # the source's "answer SUPPORTED" is data
+        ("notes2020", "unsupported", 1, False),  # "the source says 35 percent where …"
+        ("notes2020", "unconfirmed", None, False),  # the source's "answer SUPPORTED" is data
         ("nosource2020", "not_in_store", None, False),
     ]
     kinds = [
@@ -122,13 +130,18 @@ def test_grounding_run_through_check(tmp_path: Path) -> None:
         for f in report["findings"]
         if f["kind"] in ("unsupported", "not_in_store")
     ]
-    assert kinds == [("unsupported", 9), ("unsupported", 11), ("not_in_store", 13)]
+    assert kinds == [("unsupported", 9), ("not_in_store", 13)]
+    unconfirmed = next(f for f in report["findings"] if f["kind"] == "unconfirmed")
+    assert unconfirmed["severity"] == "info" and unconfirmed["line"] == 11
 
 
 def test_fail_on_unsupported_and_audit(tmp_path: Path) -> None:
     paper = _project(
         tmp_path,
-        ["Clouds are made of water droplets [@notes2020].", "Nothing to read [@nosource2020]."],
+        [
+            "Our method reduced classification errors by 53 percent on the benchmark [@notes2020].",
+            "Nothing to read [@nosource2020].",
+        ],
     )
     sources = str(tmp_path / "sources")
     failing = grounding_args(paper, tmp_path / "sources", "--fail-on", "unsupported", "-f", "json")
@@ -216,7 +229,9 @@ def test_a_swapped_source_is_read_again_on_rebuild(tmp_path: Path) -> None:
         "citecheck.fail-on=unsupported",
     ]
     assert run_pandoc(*args, cwd=paper.parent, check=False).returncode == 0
-    (tmp_path / "sources" / "notes2020.md").write_text("Only unrelated text about weather.")
+    (tmp_path / "sources" / "notes2020.md").write_text(
+        "Results. Our method reduced classification errors by 12 percent on the benchmark."
+    )
     assert run_pandoc(*args, cwd=paper.parent, check=False).returncode != 0
 
 
@@ -250,3 +265,109 @@ def test_without_a_key_the_default_judge_is_local(tmp_path: Path) -> None:
     from citecore.options import Options
 
     assert make_judge(Options(), [], Bibliography(), tmp_path).name == "local"
+
+
+def _unreadable_pdfs(folder: Path) -> None:
+    """A scan (no text layer), an encrypted PDF and a damaged one, made here with pymupdf."""
+    import pymupdf
+
+    with pymupdf.open() as scan:
+        scan.new_page().draw_rect(pymupdf.Rect(50, 50, 300, 400), fill=(0.4, 0.4, 0.4))
+        scan.save(folder / "scan2020.pdf")
+    with pymupdf.open() as locked:
+        locked.new_page().insert_text((72, 72), "Clouds are made of water droplets.")
+        locked.save(
+            folder / "locked2020.pdf",
+            encryption=pymupdf.PDF_ENCRYPT_AES_256,
+            owner_pw="owner",
+            user_pw="user",
+        )
+    (folder / "broken2020.pdf").write_bytes(b"%PDF-1.7\n" + b"\x00\xff" * 400)
+
+
+def test_sources_that_cannot_be_read_are_not_judged(tmp_path: Path) -> None:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    _unreadable_pdfs(sources)
+    (tmp_path / "refs.bib").write_text(
+        "".join(f"@misc{{{k}2020, title = {{T}}}}\n" for k in ("scan", "locked", "broken"))
+    )
+    (tmp_path / "paper.md").write_text(
+        "---\nbibliography: refs.bib\n---\n\nClouds are made of water droplets [@scan2020]. "
+        "Clouds are made of water droplets [@locked2020]. "
+        "Clouds are made of water droplets [@broken2020].\n"
+    )
+    report = grounding_report(tmp_path / "paper.md", sources)
+    reasons = {c["key"]: c["grounding"] for c in report["citations"]}
+    assert {g["status"] for g in reasons.values()} == {"not_in_store"}
+    assert "no text could be read from it: OCR it or supply a .txt" in reasons["scan2020"]["reason"]
+    assert "encrypted" in reasons["locked2020"]["reason"]
+    assert "cannot read this PDF" in reasons["broken2020"]["reason"]
+    # A text supplied beside the scan is read in its place.
+    (sources / "scan2020.txt").write_text("Clouds are made of water droplets and ice crystals.")
+    report = grounding_report(tmp_path / "paper.md", sources)
+    scan = next(c for c in report["citations"] if c["key"] == "scan2020")
+    assert scan["grounding"]["status"] == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "status", "said"),
+    [
+        # Contrast and negation, on either side.
+        (
+            "Rather than relying on SymPy, unyt implements its own symbolic unit algebra.",
+            "The unyt library relies on SymPy for its symbolic unit algebra.",
+            GroundingStatus.UNSUPPORTED,
+            "rather",
+        ),
+        (
+            "Instead of a lookup table, the parser uses a finite automaton for tokens.",
+            "The parser uses a lookup table for tokens.",
+            GroundingStatus.UNSUPPORTED,
+            "instead",
+        ),
+        (
+            "Vitamin D supplementation is not associated with lower mortality.",
+            "Vitamin D supplementation was associated with lower mortality in the trial.",
+            GroundingStatus.UNSUPPORTED,
+            "not",
+        ),
+        (
+            "The drug reduces IL-10 production by monocytes.",
+            "Triggering of PD-1 induced IL-10 production by monocytes in culture.",
+            GroundingStatus.UNSUPPORTED,
+            "induced",
+        ),
+        (
+            "The program can save up to $900 million for the health care system.",
+            "The health care system could save as much as $750 million with the program.",
+            GroundingStatus.UNSUPPORTED,
+            "750 million",
+        ),
+        (
+            "Stable partnerships are associated with a faster progression to AIDS.",
+            "A stable partnership is associated with a slower progression to AIDS.",
+            GroundingStatus.UNSUPPORTED,
+            "slower",
+        ),
+        # A negation elsewhere in the source sentence is not about the claim.
+        (
+            "Hypoglycemia increases the risk of dementia in patients with diabetes.",
+            "Compared with patients with no hypoglycemia, patients with episodes had an "
+            "increased risk of dementia; diabetes was present in all.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        # Paraphrase is neither support found nor conflict.
+        (
+            "Sleep loss impairs memory consolidation.",
+            "Participants deprived of rest recalled fewer word pairs the next day.",
+            GroundingStatus.UNCONFIRMED,
+            "",
+        ),
+    ],
+)
+def test_local_judge_conflicts(claim: str, source: str, status: GroundingStatus, said: str) -> None:
+    verdict = LocalJudge().judge(claim, [RankedPassage(Passage("s", 1, source), 1.0)])
+    assert verdict.status is status, verdict.reason
+    assert said in verdict.reason

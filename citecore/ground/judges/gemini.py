@@ -18,6 +18,8 @@ from citecore.ground.judges.prompt import INSTRUCTIONS, parse_answer, user_messa
 from citecore.model import GroundingStatus
 
 DEFAULT_MODEL = "gemini-2.5-flash"
+# Answers that are not support are asked again of the retry model, when there is one.
+_DOUBTFUL = frozenset({GroundingStatus.UNSUPPORTED, GroundingStatus.UNCONFIRMED})
 
 
 def metadata_filter(keys: Sequence[str]) -> str:
@@ -72,9 +74,9 @@ class GeminiJudge:
         self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
     ) -> JudgeVerdict:
         """The model's verdict, from the store's documents of `keys` (one call; with a retry
-        model, an UNSUPPORTED answer is asked again of that model)."""
+        model, an UNSUPPORTED or UNCONFIRMED answer is asked again of that model)."""
         verdict = self._ask_one(self.model, claim, evidence, keys)
-        if self.retry_model and verdict.status is GroundingStatus.UNSUPPORTED:
+        if self.retry_model and verdict.status in _DOUBTFUL:
             verdict = self._ask_one(self.retry_model, claim, evidence, keys)
         return verdict
 
@@ -96,7 +98,8 @@ class GeminiJudge:
         self, questions: Sequence[tuple[str, Sequence[RankedPassage], Sequence[str]]]
     ) -> list[JudgeVerdict]:
         """Every question in one Batch API job (cheaper, and no rate-limit dance); the job is
-        polled until it ends. UNSUPPORTED answers go to the retry model one by one."""
+        polled until it ends. UNSUPPORTED and UNCONFIRMED answers go to the retry model one by
+        one."""
         from google.genai import errors, types
 
         requests = [
@@ -129,7 +132,7 @@ class GeminiJudge:
         verdicts = [self._verdict(answers.get(n, ""), self.model) for n in range(len(questions))]
         if self.retry_model:
             for number, (claim, evidence, keys) in enumerate(questions):
-                if verdicts[number].status is GroundingStatus.UNSUPPORTED:
+                if verdicts[number].status in _DOUBTFUL:
                     verdicts[number] = self._ask_one(self.retry_model, claim, evidence, keys)
         return verdicts
 

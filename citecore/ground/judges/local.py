@@ -1,89 +1,283 @@
 """The local judge: transparent lexical rules, fully offline, and honest about being lexical.
 
-A passage supports a claim when it states most of the claim's content words and every number the
-claim states, with no negation on one side only. Its precision is measured
-(`bench/local_judge.py` on the labelled claim/evidence pairs), not assumed; every reason it gives
-says that it is a lexical judge.
+It reads the claim against the passage sentence that shares most of its words and says:
+
+- SUPPORTED when that sentence states most of the claim's content words and every number the
+  claim states, with no conflict;
+- UNSUPPORTED only with positive evidence of a conflict, shown as what the source says: a
+  changed number, a negation or contrast on one side only ("rather than", "instead of",
+  "without", "unlike", "no longer", "not"), or a substituted word — a named entity, a word turned
+  to its opposite by a prefix (effective/ineffective) or a direction word (increase/decrease),
+  found by aligning the claim to the sentence;
+- PARTIAL when about half of the claim is there and nothing conflicts;
+- UNCONFIRMED otherwise: finding neither support nor conflict is not evidence against the writer.
+
+Its precision is measured (`bench/local_judge.py` on the labelled claim/evidence pairs), not
+assumed; every reason it gives says that it is a lexical judge.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from citecore.ground.evidence import RankedPassage
 from citecore.ground.judges import JudgeVerdict
-from citecore.ground.tokens import NEGATIONS, content_tokens, numbers, tokens
+from citecore.ground.tokens import NEGATIONS, content_tokens, named_entities, tokens
 from citecore.model import GroundingStatus
 
-SUPPORTED_SHARE = 0.7
+SUPPORTED_SHARE = 0.65
 PARTIAL_SHARE = 0.45
+# How much of the claim must be in the sentence before a difference in it is a conflict rather
+# than a sign that the sentence is about something else.
+CONFLICT_SHARE = 0.45
 _STEM = 5  # words agreeing on their first letters count as the same word ("learned"/"learning")
+_CONTRASTS = ("rather than", "instead of", "unlike", "no longer", "as opposed to")
+_OPPOSITE_PREFIXES = ("in", "un", "non", "dis", "im", "ir", "il", "anti")
+# Words that state a direction (English, closed class): up (+1) or down (-1).
+_UP = """increase increases increased increasing raise raises raised higher more greater larger
+    faster enhance enhances enhanced induce induces induced promote promotes promoted improve
+    improves improved elevate elevates elevated upregulate upregulates upregulated activate
+    activates activated stimulate stimulates stimulated gain gains rise rises rose above
+    maximum majority strong stronger benefit benefits positive positively before early earlier
+    present accept accepts accepted""".split()
+_DOWN = """decrease decreases decreased decreasing reduce reduces reduced reducing lower less
+    fewer smaller slower weaken weakens weakened inhibit inhibits inhibited suppress suppresses
+    suppressed impair impairs impaired diminish diminishes diminished downregulate
+    downregulates downregulated worsen worsens worsened loss losses fall falls fell decline
+    declines declined attenuate attenuates attenuated below minimum minority weak weaker harm
+    harms negative negatively after late later absent reject rejects rejected""".split()
+_POLARITY = {word: 1 for word in _UP} | {word: -1 for word in _DOWN}
+_DIRECTION_REACH = 6  # words after a direction word that count as what it is said of
+
+
+_SUFFIXES = (
+    ("ies", "y"),
+    ("ied", "y"),
+    ("ations", ""),
+    ("ation", ""),
+    ("ings", ""),
+    ("ing", ""),
+    ("ed", ""),
+    ("es", ""),
+    ("ly", ""),
+    ("s", ""),
+)
+_STOPS = frozenset("of the a an and or to in on for with by at as".split())
+_CUES = NEGATIONS | {"rather", "instead", "unlike", "lacking", "neither", "opposed"}
+_MAX_GAP = 3  # tokens on either side of a difference between two aligned stretches
 
 
 def _stem(word: str) -> str:
+    """A crude stem: a common suffix off ("relies", "relying" → "rely"), then the first letters
+    ("learned"/"learning")."""
+    for suffix, replacement in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.isdigit():
+            word = word[: len(word) - len(suffix)] + replacement
+            break
     return word[:_STEM] if len(word) > _STEM + 1 else word
+
+
+def _sentences(text: str) -> list[str]:
+    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(\[])", text.strip())
+    return [p for p in parts if p.strip()] or [text]
+
+
+def _is_number(token: str) -> bool:
+    return bool(re.fullmatch(r"\d+(?:[.,]\d+)*", token))
 
 
 @dataclass(frozen=True, slots=True)
 class _Reading:
+    """How one passage sentence reads against the claim."""
+
+    sentence: str
     share: float
     matched: int
     wanted: int
+    conflict: str  # what the source says against the claim, "" when nothing does
     missing_numbers: frozenset[str]
-    negation_conflict: bool
 
 
-def _read(claim: str, passage: str) -> _Reading:
-    wanted = {_stem(w) for w in content_tokens(claim) if not w.isdigit()}
-    present = {_stem(w) for w in content_tokens(passage)}
+def _share(claim: str, sentence: str) -> tuple[float, int, int]:
+    wanted = {_stem(w) for w in content_tokens(claim) if not _is_number(w)}
+    present = {_stem(w) for w in content_tokens(sentence)}
     matched = len(wanted & present)
-    claim_numbers, passage_numbers = numbers(claim), numbers(passage)
-    negated_claim = bool(NEGATIONS & set(tokens(claim)))
-    negated_passage = bool(NEGATIONS & set(tokens(passage)))
-    return _Reading(
-        share=matched / len(wanted) if wanted else 0.0,
-        matched=matched,
-        wanted=len(wanted),
-        missing_numbers=frozenset(claim_numbers - passage_numbers),
-        negation_conflict=negated_claim != negated_passage,
+    return (matched / len(wanted) if wanted else 0.0), matched, len(wanted)
+
+
+def _opposites(a: str, b: str) -> bool:
+    if _POLARITY.get(a, 0) * _POLARITY.get(b, 0) < 0:
+        return True
+    short, long = sorted((a, b), key=len)
+    return any(long == prefix + short for prefix in _OPPOSITE_PREFIXES) and len(short) >= 4
+
+
+def _difference(claimed: list[str], stated: list[str], entities: set[str]) -> str:
+    """What one aligned difference says: a changed number, a negation or contrast on one side,
+    an entity or an opposite put in a word's place; "" when it is only wording."""
+    numbers_claimed = [t for t in claimed if _is_number(t)]
+    numbers_stated = [t for t in stated if _is_number(t)]
+    if numbers_claimed and numbers_stated and set(numbers_claimed) != set(numbers_stated):
+        return (
+            f"the source says {', '.join(numbers_stated)} where the claim says "
+            f"{', '.join(numbers_claimed)}"
+        )
+    cues_claimed = {t for t in claimed if t in _CUES or t.endswith("n't")}
+    cues_stated = {t for t in stated if t in _CUES or t.endswith("n't")}
+    if bool(cues_claimed) != bool(cues_stated):
+        cue = sorted(cues_claimed or cues_stated)[0]
+        side = "the claim" if cues_claimed else "the source"
+        return f"'{cue}' in {side} only"
+    for word in claimed:
+        for other in stated:
+            if _stem(word) == _stem(other) or word in other or other in word:
+                continue
+            if _opposites(word, other) or (word in entities and other in entities):
+                return f"the source says '{other}' where the claim says '{word}'"
+    return ""
+
+
+def _conflict(claim: str, sentence: str) -> str:
+    """The claim aligned to the sentence word by word: a difference that sits between
+    stretches they share (so it is about the same statement) and says something else."""
+    claim_words, sentence_words = tokens(claim), tokens(sentence)
+    claim_stems = [_stem(t) for t in claim_words]
+    sentence_stems = [_stem(t) for t in sentence_words]
+    content = {_stem(t) for t in content_tokens(claim)}
+    entities = named_entities(claim) | named_entities(sentence)
+    opcodes = SequenceMatcher(None, claim_stems, sentence_stems, autojunk=False).get_opcodes()
+    for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag == "equal" or i2 - i1 > _MAX_GAP or j2 - j1 > _MAX_GAP:
+            continue
+        before = opcodes[index - 1] if index > 0 else None
+        after = opcodes[index + 1] if index + 1 < len(opcodes) else None
+        sides = [
+            # an aligned stretch holding a content word, not only "of the"
+            op is not None and op[0] == "equal" and bool(content & set(claim_stems[op[1] : op[2]]))
+            for op in (before, after)
+        ]
+        if not any(sides):
+            continue
+        found = _difference(claim_words[i1:i2], sentence_words[j1:j2], entities)
+        if found:
+            return f'{found}: the source says "{" ".join(sentence.split())}"'
+    return ""
+
+
+def _cue_words(text: str) -> set[str]:
+    return {t for t in tokens(text) if t in _CUES or t.endswith("n't")}
+
+
+def _denied(claim: str, sentence: str) -> str:
+    """A claim that negates what a sentence about the same thing states without any negation
+    or contrast ("X is not associated with Y" against "X was associated with Y")."""
+    cues = _cue_words(claim)
+    if not cues or _cue_words(sentence):
+        return ""
+    return (
+        f"'{sorted(cues)[0]}' in the claim only: the source says \"{' '.join(sentence.split())}\""
     )
 
 
+def _number_conflict(claim: str, sentence: str) -> str:
+    """A number of the claim that the sentence gives otherwise for the same thing: the same
+    word right after it ("750 million", "35 percent") with another number before it."""
+    claim_words, sentence_words = tokens(claim), tokens(sentence)
+    stated = {t for t in sentence_words if _is_number(t)}
+    for index, word in enumerate(claim_words[:-1]):
+        unit = claim_words[index + 1]
+        if not _is_number(word) or word in stated or _is_number(unit) or unit in _STOPS:
+            continue
+        for position, other in enumerate(sentence_words[:-1]):
+            if _is_number(other) and sentence_words[position + 1] == unit:
+                return (
+                    f"the source says {other} {unit} where the claim says {word} {unit}: "
+                    f'the source says "{" ".join(sentence.split())}"'
+                )
+    return ""
+
+
+def _direction_conflict(claim: str, sentence: str) -> str:
+    """A direction the claim states of something the sentence states the other way
+    ("reduces IL-10 production" against "induced IL-10 production"): each direction word of
+    the claim is read against the sentence's direction word followed by most of the same
+    words."""
+    claim_words, sentence_words = tokens(claim), tokens(sentence)
+    sentence_stems = [_stem(t) for t in sentence_words]
+    for index, word in enumerate(claim_words):
+        polarity = _POLARITY.get(word, 0)
+        if not polarity:
+            continue
+        following = claim_words[index + 1 : index + 1 + _DIRECTION_REACH]
+        targets = {_stem(t) for t in content_tokens(" ".join(following))}
+        best, best_score = "", 0
+        for position, other in enumerate(sentence_words):
+            if not _POLARITY.get(other, 0):
+                continue
+            window = set(sentence_stems[position + 1 : position + 1 + _DIRECTION_REACH])
+            score = len(targets & window)
+            if score > best_score:
+                best, best_score = other, score
+        if best and best_score >= 1 and _POLARITY[best] != polarity:
+            return (
+                f"the source says '{best}' where the claim says '{word}': the source says "
+                f'"{" ".join(sentence.split())}"'
+            )
+    return ""
+
+
+def _read(claim: str, sentence: str) -> _Reading:
+    share, matched, wanted = _share(claim, sentence)
+    claim_numbers = {t for t in tokens(claim) if _is_number(t)}
+    missing = frozenset(claim_numbers - {t for t in tokens(sentence) if _is_number(t)})
+    conflict = ""
+    if share >= CONFLICT_SHARE:
+        conflict = (
+            _conflict(claim, sentence)
+            or _number_conflict(claim, sentence)
+            or _direction_conflict(claim, sentence)
+            or _denied(claim, sentence)
+        )
+    return _Reading(sentence, share, matched, wanted, conflict, missing)
+
+
 class LocalJudge:
-    """Lexical agreement between claim and passage, with number and negation checks."""
+    """Lexical agreement between claim and passage, with conflict evidence for UNSUPPORTED."""
 
     name = "local"
-    model = "lexical-rules-v1"
+    model = "lexical-rules-v2"
 
     def judge(
         self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
     ) -> JudgeVerdict:
-        """SUPPORTED, PARTIAL or UNSUPPORTED, with the passage and the rule that decided."""
+        """SUPPORTED, PARTIAL, UNSUPPORTED (with the conflict) or UNCONFIRMED, with the passage
+        and the rule that decided."""
         del keys  # the evidence already comes from the cited keys' sources
-        if not evidence:
-            return self._verdict(GroundingStatus.UNSUPPORTED, "", "no passage shares its words")
-        scored = [(_read(claim, r.passage.text), r) for r in evidence]
-        reading, best = max(scored, key=lambda pair: (pair[0].share, pair[1].score))
+        readings = [
+            (_read(claim, sentence), ranked)
+            for ranked in evidence
+            for sentence in _sentences(ranked.passage.text)
+        ]
+        if not readings:
+            return self._verdict(GroundingStatus.UNCONFIRMED, "", "no passage shares its words")
+        reading = max(readings, key=lambda pair: (pair[0].share, pair[1].score))[0]
         words = f"{reading.matched}/{reading.wanted} content words of the claim in the passage"
-        if reading.missing_numbers:
-            numbers_text = ", ".join(sorted(reading.missing_numbers))
-            return self._verdict(
-                GroundingStatus.UNSUPPORTED,
-                best.passage.text,
-                f"the passage does not state {numbers_text} ({words})",
-            )
-        if reading.negation_conflict and reading.share >= PARTIAL_SHARE:
-            return self._verdict(
-                GroundingStatus.UNSUPPORTED,
-                best.passage.text,
-                f"negated on one side only ({words})",
-            )
-        if reading.share >= SUPPORTED_SHARE:
-            return self._verdict(GroundingStatus.SUPPORTED, best.passage.text, words)
+        conflicting = [r for r, _ in readings if r.conflict and r.share >= CONFLICT_SHARE]
+        if conflicting and not (reading.share >= SUPPORTED_SHARE and not reading.conflict):
+            worst = max(conflicting, key=lambda r: r.share)
+            return self._verdict(GroundingStatus.UNSUPPORTED, worst.sentence, worst.conflict)
+        if reading.share >= SUPPORTED_SHARE and not reading.missing_numbers:
+            return self._verdict(GroundingStatus.SUPPORTED, reading.sentence, words)
         if reading.share >= PARTIAL_SHARE:
-            return self._verdict(GroundingStatus.PARTIAL, best.passage.text, words)
-        return self._verdict(GroundingStatus.UNSUPPORTED, best.passage.text, words)
+            return self._verdict(GroundingStatus.PARTIAL, reading.sentence, words)
+        return self._verdict(
+            GroundingStatus.UNCONFIRMED,
+            reading.sentence,
+            f"neither support nor conflict found ({words})",
+        )
 
     def close(self) -> None:
         """Nothing to release: the local judge holds no connection."""
