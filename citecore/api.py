@@ -83,7 +83,8 @@ def load_document_bibliography(
     are tried as given, then under `search_dirs`. Bibliographies given as options replace the
     document's `bibliography:`, as pandoc's `--bibliography` does."""
     names = list(options.bibliographies) or _as_names(doc.get_metadata("bibliography"))
-    paths = list(dict.fromkeys(resolve_bibliography(n, search_dirs) for n in names))
+    named_by = sources[0].name if sources and not options.bibliographies else None
+    paths = list(dict.fromkeys(resolve_bibliography(n, search_dirs, named_by) for n in names))
     inline = doc.get_metadata("references", default=[])
     return load_bibliographies(
         paths,
@@ -274,8 +275,10 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
 
     extraction = extract_latex(main)
     names = [str(p) for p in extraction.bibliographies]
+    named_by = None if options.bibliographies else str(main)
     paths = [
-        resolve_bibliography(n, (main.parent,)) for n in (list(options.bibliographies) or names)
+        resolve_bibliography(n, (main.parent,), named_by)
+        for n in (list(options.bibliographies) or names)
     ]
     with Cache(options.cache) as cache:
         bibliography = load_bibliographies(list(dict.fromkeys(paths)), cache=cache)

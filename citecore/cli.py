@@ -298,7 +298,11 @@ def _check(args: argparse.Namespace) -> int:
         doc = read_markdown(document)
         metadata = metadata_options(doc)
         options = resolve_options(
-            _cli_layer(args), folder=document.parent, metadata=metadata, base=base
+            _cli_layer(args),
+            folder=document.parent,
+            metadata=metadata,
+            base=base,
+            metadata_origin=str(document),
         )
         verifier = registry_verifier(options)
         result = check_markdown_document(doc, document, options, verifier).result

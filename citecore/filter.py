@@ -53,8 +53,12 @@ def _sources(inputs: Sequence[str]) -> tuple[SourceFile, ...]:
     return tuple(sources)
 
 
-def _options(doc: pf.Doc, folder: Path, cli_layer: dict[str, Any]) -> Options:
-    return resolve_options(cli_layer, folder=folder, metadata=metadata_options(doc))
+def _options(
+    doc: pf.Doc, folder: Path, cli_layer: dict[str, Any], origin: str = "document metadata"
+) -> Options:
+    return resolve_options(
+        cli_layer, folder=folder, metadata=metadata_options(doc), metadata_origin=origin
+    )
 
 
 def _annotate_wanted(doc: pf.Doc, options: Options) -> bool:
@@ -89,7 +93,8 @@ def run_filter(
     sources = _sources(inputs)
     folder = Path(sources[0].name).parent if sources else Path.cwd()
     try:
-        options = _options(doc, folder, cli_layer or {})
+        origin = sources[0].name if sources else "document metadata"
+        options = _options(doc, folder, cli_layer or {}, origin)
         check = check_document(
             doc,
             options,

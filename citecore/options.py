@@ -201,7 +201,7 @@ def project_layer(folder: Path) -> dict[str, Any]:
         return {}
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, OSError) as exc:
+    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as exc:
         raise OptionsError(f"{path}: cannot read project options: {exc}") from exc
     table = data.get("citecheck", data)
     return dict(table) if isinstance(table, Mapping) else {}
@@ -214,18 +214,26 @@ def resolve_options(
     metadata: Mapping[str, Any] | None = None,
     base: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
+    metadata_origin: str = "document metadata",
 ) -> Options:
     """The options of one run, the same way for every shell (the CLI's `check`, `latex` and
     `verify`, the pandoc filter, the latexmk hook): the shell's own defaults (`base`) <
     `citecheck.toml` in `folder` < the document's `citecheck:` metadata < `CITECHECK_*` in
-    the environment < command-line flags."""
-    return build_options(
-        base or {},
-        project_layer(folder) if folder is not None else {},
-        metadata or {},
-        environment_layer(environ),
-        cli,
+    the environment < command-line flags. A value no option accepts is an OptionsError that
+    names where it was written (the toml file, `metadata_origin`, the environment)."""
+    project = project_layer(folder) if folder is not None else {}
+    environment = environment_layer(environ)
+    named_layers = (
+        (str(folder / PROJECT_FILE) if folder is not None else PROJECT_FILE, project),
+        (f"{metadata_origin}: citecheck metadata", metadata or {}),
+        ("CITECHECK_* environment", environment),
     )
+    for origin, layer in named_layers:
+        try:
+            build_options(layer)
+        except OptionsError as exc:
+            raise OptionsError(f"{origin}: {exc}") from exc
+    return build_options(base or {}, project, metadata or {}, environment, cli)
 
 
 # Options that mean nothing without grounding: giving one asks for it.

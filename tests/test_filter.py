@@ -205,7 +205,7 @@ def test_json_report_from_metadata(problems: Path) -> None:
 def test_missing_bibliography_is_a_warning_unless_strict(problems: Path) -> None:
     (problems / "refs.bib").unlink()
     lenient = run_pandoc("paper.md", "--filter", "citecheck", "-t", "html", cwd=problems)
-    assert "[WARNING] citecheck: bibliography 'refs.bib' not found" in lenient.stderr
+    assert "[WARNING] citecheck: paper.md: bibliography 'refs.bib' not found" in lenient.stderr
     strict = run_pandoc(
         "paper.md",
         "--filter",
@@ -217,7 +217,7 @@ def test_missing_bibliography_is_a_warning_unless_strict(problems: Path) -> None
         check=False,
     )
     assert strict.returncode != 0
-    assert "[ERROR] citecheck: bibliography 'refs.bib' not found" in strict.stderr
+    assert "[ERROR] citecheck: paper.md: bibliography 'refs.bib' not found" in strict.stderr
 
 
 def test_bad_option_is_one_clear_line(problems: Path) -> None:
@@ -231,7 +231,7 @@ def test_bad_option_is_one_clear_line(problems: Path) -> None:
         "html",
         cwd=problems,
     )
-    assert "[WARNING] citecheck: option strict: expected true or false" in completed.stderr
+    assert "[WARNING] citecheck: paper.md: citecheck metadata: option strict: expected true or false" in completed.stderr
 
 
 def test_an_internal_error_does_not_break_a_lenient_build(problems: Path, tmp_path: Path) -> None:

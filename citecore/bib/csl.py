@@ -64,9 +64,10 @@ def csl_to_reference(item: Mapping[str, Any], location: SourceLocation) -> Refer
         entry_type=_text(item.get("type")),
         location=location,
         title=_text(item.get("title")),
-        authors=parse_csl_names(item.get("author")),
-        authors_complete=csl_names_complete(item.get("author")),
-        editors=parse_csl_names(item.get("editor")),
+        # A lone name object, or a value that is no name at all, is read leniently.
+        authors=parse_csl_names(_as_list(item.get("author"))),
+        authors_complete=csl_names_complete(_as_list(item.get("author"))),
+        editors=parse_csl_names(_as_list(item.get("editor"))),
         year=year,
         year_text=year_text,
         date=date,

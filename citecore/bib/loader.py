@@ -26,15 +26,19 @@ _JSON_SUFFIXES = {".json"}
 _YAML_SUFFIXES = {".yaml", ".yml"}
 
 
-def resolve_bibliography(name: str, search_dirs: Sequence[Path]) -> Path:
-    """The file a bibliography name refers to: as given, else under each search folder in turn."""
+def resolve_bibliography(
+    name: str, search_dirs: Sequence[Path], named_by: str | None = None
+) -> Path:
+    """The file a bibliography name refers to: as given, else under each search folder in turn.
+    A name that is nowhere is an error naming the file that asked for it (`named_by`)."""
     given = Path(name).expanduser()
     candidates = [given] if given.is_absolute() else [given, *(d / given for d in search_dirs)]
     for candidate in candidates:
         if candidate.is_file():
             return candidate
     looked = ", ".join(str(c) for c in dict.fromkeys(candidates))
-    raise BibliographyNotFoundError(f"bibliography {name!r} not found (looked at {looked})")
+    where = f"{named_by}: " if named_by else ""
+    raise BibliographyNotFoundError(f"{where}bibliography {name!r} not found (looked at {looked})")
 
 
 def _read_text(path: Path) -> str:
@@ -42,6 +46,11 @@ def _read_text(path: Path) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read bibliography: {exc.strerror}") from exc
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with its byte-order mark
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -32,8 +32,12 @@ def aux_keys(path: Path) -> set[str]:
 
 
 def bcf_keys(path: Path) -> set[str]:
-    """Keys biblatex recorded in its .bcf control file."""
-    root = ElementTree.parse(path).getroot()
+    """Keys biblatex recorded in its .bcf control file (none from a file that is not XML: a run
+    of LaTeX that stopped half-way leaves one, and the cross-check is then skipped)."""
+    try:
+        root = ElementTree.parse(path).getroot()
+    except (ElementTree.ParseError, OSError, ValueError):
+        return set()
     return {
         (element.text or "").strip()
         for element in root.iter(f"{_BCF}citekey")

@@ -76,38 +76,34 @@ def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
 
 
+# What LaTeX does not read, found left to right in one pass: whichever starts first wins, so a
+# `%` inside verbatim is not a comment and a `\\begin{comment}` after a `%` is not an
+# environment. Control symbols (`\\%`, `\\\\`) and `\\url{…}` arguments (read verbatim by
+# the url package) are consumed so that their `%` is not taken for a comment.
+_IGNORED = re.compile(
+    r"(?P<skip>\\(?:url|path)\s*\{[^{}\n]*\}|\\[^A-Za-z])"
+    r"|(?P<comment>%[^\n]*)"
+    r"|(?P<iffalse>\\iffalse\b.*?\\fi\b)"
+    r"|(?P<environment>\\begin\s*\{(?P<name>comment|verbatim\*?|Verbatim\*?|lstlisting|minted)\}"
+    r".*?\\end\s*\{(?P=name)\})"
+    r"|(?P<verb>\\verb\*?(?P<delimiter>[^A-Za-z\s*])[^\n]*?(?P=delimiter))",
+    re.DOTALL,
+)
+
+
 def mask_ignored(text: str) -> str:
-    """Blank out what LaTeX does not read: comments, `\\iffalse … \\fi`, `comment` and verbatim
-    environments. Positions and line numbers are kept."""
-    from pylatexenc.latexwalker import LatexCommentNode, LatexWalker
-
-    walker = LatexWalker(text, tolerant_parsing=True)
-    nodes, _, _ = walker.get_latex_nodes()
-
-    def comments(found: list[tuple[int, int]], items: list[object] | None) -> None:
-        for node in items or []:
-            if isinstance(node, LatexCommentNode):
-                found.append((node.pos, node.pos + node.len))
-            for attribute in ("nodelist",):
-                comments(found, getattr(node, attribute, None))
-            argd = getattr(node, "nodeargd", None)
-            for argument in getattr(argd, "argnlist", None) or []:
-                if argument is not None:
-                    comments(found, [argument])
-
-    spans: list[tuple[int, int]] = []
-    comments(spans, nodes)
-    for start, end in spans:
-        text = _blank(text, start, end)
-    for pattern in (
-        r"\\iffalse\b.*?\\fi\b",
-        r"\\begin\{comment\}.*?\\end\{comment\}",
-        r"\\begin\{(verbatim\*?|lstlisting|minted)\}.*?\\end\{\1\}",
-        r"\\verb(.).*?\1",
-    ):
-        for match in list(re.finditer(pattern, text, re.DOTALL)):
-            text = _blank(text, match.start(), match.end())
-    return text
+    """Blank out what LaTeX does not read: comments, `\\iffalse … \\fi`, `comment` and
+    verbatim environments, `\\verb`. Positions and line numbers are kept; linear in the length
+    of the text, whatever it holds."""
+    pieces, cursor = [], 0
+    for match in _IGNORED.finditer(text):
+        if match.group("skip") is not None:
+            continue
+        pieces.append(text[cursor : match.start()])
+        pieces.append(re.sub(r"[^\n]", " ", match.group()))
+        cursor = match.end()
+    pieces.append(text[cursor:])
+    return "".join(pieces)
 
 
 # Definitions, by what follows the command: (braced groups before the body, bodies).
@@ -356,15 +352,22 @@ _BOUNDARY = re.compile(
 )
 
 
+# How far a claim's paragraph reaches either side of its citation: real paragraphs are shorter;
+# a file with no paragraph breaks (generated, or one long line) must not be read whole for each.
+_PARAGRAPH_REACH = 4000
+
+
 def _paragraph_bounds(text: str, position: int, notes: list[tuple[int, int]]) -> tuple[int, int]:
-    """The paragraph around `position`: a footnote's text when it sits in one."""
+    """The paragraph around `position`: a footnote's text when it sits in one; at most
+    _PARAGRAPH_REACH characters either side."""
     for start, end in notes:
         if start < position < end:
-            return start, end
-    before = [m.end() for m in _BOUNDARY.finditer(text, 0, position)]
-    start = before[-1] if before else 0
-    after = _BOUNDARY.search(text, position)
-    return start, after.start() if after else len(text)
+            return max(start, position - _PARAGRAPH_REACH), min(end, position + _PARAGRAPH_REACH)
+    low = max(0, position - _PARAGRAPH_REACH)
+    before = [m.end() for m in _BOUNDARY.finditer(text, low, position)]
+    start = before[-1] if before else low
+    after = _BOUNDARY.search(text, position, position + _PARAGRAPH_REACH)
+    return start, after.start() if after else min(len(text), position + _PARAGRAPH_REACH)
 
 
 def _claims(
