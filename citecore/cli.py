@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from citecore import __version__
-from citecore.errors import CitecheckError
+from citecore.errors import INTERNAL_ERROR, CitecheckError
 
 SUBCOMMANDS = (
     "check",
@@ -39,15 +39,44 @@ def _document_command(
 ) -> argparse.ArgumentParser:
     """A subcommand that checks one document (`check`, `latex`), with the shared flags."""
     check = commands.add_parser(name, help=help_text)
-    check.add_argument("document", type=Path)
-    check.add_argument("--bib", "--bibliography", action="append", default=[], metavar="FILE")
-    check.add_argument("-f", "--format", choices=_REPORT_FORMATS)
-    check.add_argument("-o", "--output", type=Path, metavar="FILE")
+    check.add_argument("document", type=Path, help="the document (main .tex for `latex`)")
+    check.add_argument(
+        "--bib",
+        "--bibliography",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="bibliography to use instead of the document's own (repeatable)",
+    )
+    check.add_argument(
+        "-f", "--format", choices=_REPORT_FORMATS, help="report format (default: table)"
+    )
+    check.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write the report to FILE (.json and .md pick their format)",
+    )
     check.add_argument("--only", choices=["issues"], help="leave out information-level rows")
-    check.add_argument("--strict", action="store_true", default=None)
-    check.add_argument("--fail-on", metavar="KIND[,KIND…]")
-    check.add_argument("--offline", action="store_true", default=None)
-    check.add_argument("--cache", type=Path, metavar="PATH")
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        default=None,
+        help="exit 1 on error-level findings (the command line's default)",
+    )
+    check.add_argument(
+        "--fail-on", metavar="KIND[,KIND…]", help="finding kinds that fail the run, comma-separated"
+    )
+    check.add_argument(
+        "--offline",
+        action="store_true",
+        default=None,
+        help="no network: cached registry answers only",
+    )
+    check.add_argument(
+        "--cache", type=Path, metavar="PATH", help="cache database (default: the user cache)"
+    )
     check.add_argument(
         "--refresh",
         action="store_true",
@@ -62,7 +91,9 @@ def _document_command(
         help="skip registry verification (local checks only)",
     )
     check.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
-    check.add_argument("-q", "--quiet", action="store_true", default=None)
+    check.add_argument(
+        "-q", "--quiet", action="store_true", default=None, help="no progress on stderr"
+    )
     check.add_argument(
         "--ground",
         action="store_true",
@@ -78,15 +109,24 @@ def _document_command(
     check.add_argument(
         "--pool", type=Path, metavar="POOL.json", help="the literature pool the document must cover"
     )
-    check.add_argument("--pool-threshold", type=float, metavar="SHARE")
+    check.add_argument(
+        "--pool-threshold",
+        type=float,
+        metavar="SHARE",
+        help="share of the pool the document must cite (default 0.9)",
+    )
     check.add_argument(
         "--cutoff",
         metavar="YYYY[-MM[-DD]]",
         help="cited works must be published strictly before this date",
     )
-    check.add_argument("--judge", choices=["local", "openai", "gemini"])
+    check.add_argument(
+        "--judge",
+        choices=["local", "openai", "gemini"],
+        help="who judges support (turns --ground on; default: gemini with a key, else local)",
+    )
     check.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible endpoint")
-    check.add_argument("--judge-model", metavar="NAME")
+    check.add_argument("--judge-model", metavar="NAME", help="the judge's model name")
     check.add_argument(
         "--retry-model",
         metavar="NAME",
@@ -129,14 +169,35 @@ def _parser() -> argparse.ArgumentParser:
     )
     for flag in ("--doi", "--title", "--author", "--year", "--venue"):
         verify.add_argument(flag, default="", help="one reference given on the command line")
-    verify.add_argument("-f", "--format", choices=(*_REPORT_FORMATS, "bibtex"))
-    verify.add_argument("-o", "--output", type=Path, metavar="FILE")
+    verify.add_argument(
+        "-f",
+        "--format",
+        choices=(*_REPORT_FORMATS, "bibtex"),
+        help="report format; bibtex writes the entries with cite_check* fields",
+    )
+    verify.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write the report to FILE"
+    )
     verify.add_argument("--only", choices=["issues"], help="leave out information-level rows")
-    verify.add_argument("--offline", action="store_true", default=None)
-    verify.add_argument("--refresh", action="store_true", default=None)
-    verify.add_argument("--cache", type=Path, metavar="PATH")
+    verify.add_argument(
+        "--offline",
+        action="store_true",
+        default=None,
+        help="no network: cached registry answers only",
+    )
+    verify.add_argument(
+        "--refresh",
+        action="store_true",
+        default=None,
+        help="ask the registries again, ignoring cached answers",
+    )
+    verify.add_argument(
+        "--cache", type=Path, metavar="PATH", help="cache database (default: the user cache)"
+    )
     verify.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
-    verify.add_argument("-q", "--quiet", action="store_true", default=None)
+    verify.add_argument(
+        "-q", "--quiet", action="store_true", default=None, help="no progress on stderr"
+    )
     verify.add_argument(
         "--resume",
         type=Path,
@@ -162,68 +223,112 @@ def _parser() -> argparse.ArgumentParser:
     build = snapshot_commands.add_parser(
         "build", help="import Crossref/OpenAlex/normalized JSON-lines into a snapshot"
     )
-    build.add_argument("dumps", nargs="+", type=Path, metavar="DUMP.jsonl")
-    build.add_argument("-o", "--output", type=Path, required=True, metavar="SNAPSHOT")
+    build.add_argument(
+        "dumps", nargs="+", type=Path, metavar="DUMP.jsonl", help="JSON-lines files (.gz too)"
+    )
+    build.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="SNAPSHOT", help="snapshot to write"
+    )
 
     ask = commands.add_parser("ask", help="ask one cited source one question")
     ask.add_argument("key", help="@key of the source")
-    ask.add_argument("question")
+    ask.add_argument("question", help="the question, in quotes")
     ask.add_argument(
-        "--bib", "--bibliography", action="append", default=[], metavar="FILE", required=True
+        "--bib",
+        "--bibliography",
+        action="append",
+        default=[],
+        metavar="FILE",
+        required=True,
+        help="bibliography holding the key (repeatable)",
     )
-    ask.add_argument("--sources", type=Path, metavar="DIR")
+    ask.add_argument(
+        "--sources", type=Path, metavar="DIR", help="folder of source files named <key>.pdf"
+    )
     ask.add_argument("--passages", type=int, default=3, help="how many passages to show")
 
     pool = commands.add_parser("pool", help="literature-pool rules")
     pool_commands = pool.add_subparsers(dest="pool_command", required=True)
     validate = pool_commands.add_parser("validate", help="report (and --fix) schema problems")
-    validate.add_argument("pool", type=Path)
-    validate.add_argument("--fix", action="store_true")
+    validate.add_argument("pool", type=Path, help="the pool's JSON file")
+    validate.add_argument("--fix", action="store_true", help="write the fixable problems fixed")
     covered = pool_commands.add_parser(
         "coverage", help="how much of the pool a document cites, and a re-prompt for the rest"
     )
-    covered.add_argument("--doc", type=Path, required=True)
-    covered.add_argument("--pool", type=Path, required=True)
-    covered.add_argument("--threshold", type=float, default=0.9)
+    covered.add_argument("--doc", type=Path, required=True, help="the document")
+    covered.add_argument("--pool", type=Path, required=True, help="the pool's JSON file")
+    covered.add_argument(
+        "--threshold", type=float, default=0.9, help="share of the pool to cite (default 0.9)"
+    )
     build = pool_commands.add_parser(
         "verify", help="build a pool from raw candidates: search, accept, dedup"
     )
     build.add_argument(
         "candidates", type=Path, help="JSON list of {title, snippet, url, discovered_for}"
     )
-    build.add_argument("-o", "--output", type=Path, required=True, metavar="POOL.json")
-    build.add_argument("--cutoff", metavar="YYYY[-MM[-DD]]")
-    build.add_argument("--offline", action="store_true", default=None)
-    build.add_argument("--email", metavar="ADDR")
+    build.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="POOL.json", help="pool to write"
+    )
+    build.add_argument(
+        "--cutoff", metavar="YYYY[-MM[-DD]]", help="accept only works published before this date"
+    )
+    build.add_argument(
+        "--offline", action="store_true", default=None, help="cached registry answers only"
+    )
+    build.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
     corroborate = pool_commands.add_parser(
         "corroborate", help="re-check every pool paper against Crossref and OpenAlex (tiers)"
     )
-    corroborate.add_argument("pool", type=Path)
-    corroborate.add_argument("--offline", action="store_true", default=None)
-    corroborate.add_argument("--email", metavar="ADDR")
+    corroborate.add_argument("pool", type=Path, help="the pool's JSON file")
+    corroborate.add_argument(
+        "--offline", action="store_true", default=None, help="cached registry answers only"
+    )
+    corroborate.add_argument(
+        "--email", metavar="ADDR", help="contact address sent to the registries"
+    )
     to_bibtex = pool_commands.add_parser("bibtex", help="the pool as BibTeX with its keys")
-    to_bibtex.add_argument("pool", type=Path)
-    to_bibtex.add_argument("-o", "--output", type=Path, metavar="FILE")
+    to_bibtex.add_argument("pool", type=Path, help="the pool's JSON file")
+    to_bibtex.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write to FILE (default: stdout)"
+    )
     sync = pool_commands.add_parser(
         "sync-keys", help="rename the document's citation keys to the pool's (preview by default)"
     )
-    sync.add_argument("document", type=Path)
-    sync.add_argument("--pool", type=Path, required=True)
-    sync.add_argument("--bib", "--bibliography", action="append", default=[], metavar="FILE")
+    sync.add_argument("document", type=Path, help="the document whose keys to rename")
+    sync.add_argument("--pool", type=Path, required=True, help="the pool's JSON file")
+    sync.add_argument(
+        "--bib",
+        "--bibliography",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="bibliography to use instead of the document's own (repeatable)",
+    )
     sync.add_argument("--inplace", action="store_true", help="write the changes")
 
     audit = commands.add_parser(
         "audit", help="list cited keys with no readable source (no network, no model)"
     )
-    audit.add_argument("document", type=Path)
-    audit.add_argument("--bib", "--bibliography", action="append", default=[], metavar="FILE")
-    audit.add_argument("--sources", type=Path, metavar="DIR")
+    audit.add_argument("document", type=Path, help="the document")
+    audit.add_argument(
+        "--bib",
+        "--bibliography",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="bibliography to use instead of the document's own (repeatable)",
+    )
+    audit.add_argument(
+        "--sources", type=Path, metavar="DIR", help="folder of source files named <key>.pdf"
+    )
 
     hook = commands.add_parser(
         "latexmk-hook", help="run by latexmk after bibtex/biber (see latexmk/citecheck.latexmkrc)"
     )
     hook.add_argument("main", type=Path, help="the main .tex (or its .aux)")
-    hook.add_argument("--strict", action="store_true", default=None)
+    hook.add_argument(
+        "--strict", action="store_true", default=None, help="fail the build on error findings"
+    )
 
     install = commands.add_parser(
         "install-latex", help="copy citecheck.sty into TEXMFHOME (kpsewhich finds it there)"
@@ -231,7 +336,9 @@ def _parser() -> argparse.ArgumentParser:
     install.add_argument("--texmfhome", type=Path, help="instead of `kpsewhich` TEXMFHOME")
 
     run_as_filter = commands.add_parser("filter", help="run as a pandoc JSON filter")
-    run_as_filter.add_argument("output_format", nargs="?", default="html")
+    run_as_filter.add_argument(
+        "output_format", nargs="?", default="html", help="pandoc's target format (pandoc passes it)"
+    )
     run_as_filter.add_argument(
         "--source", action="append", default=[], help="the Markdown file pandoc reads"
     )
@@ -572,3 +679,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # the one boundary for citecheck's own bugs: a line, not a trace
+        if os.environ.get("CITECHECK_DEBUG"):
+            raise
+        print(
+            f"citecheck: internal error: {type(exc).__name__}: {exc} "
+            "(a bug in citecheck; CITECHECK_DEBUG=1 shows where)",
+            file=sys.stderr,
+        )
+        return INTERNAL_ERROR

@@ -36,3 +36,7 @@ class DocumentParseError(CitecheckError):
 
 class PandocNotFoundError(InputError):
     """Neither `pandoc` on PATH nor the pypandoc-binary wheel provides a pandoc executable."""
+
+
+# Exit code of a run stopped by a bug in citecheck itself (sysexits' EX_SOFTWARE).
+INTERNAL_ERROR = 70

@@ -20,7 +20,7 @@ import panflute as pf
 
 from citecore.annotate import annotate
 from citecore.api import DocumentCheck, check_document, metadata_options, registry_verifier
-from citecore.errors import CitecheckError
+from citecore.errors import INTERNAL_ERROR, CitecheckError
 from citecore.extract.locate import SourceFile
 from citecore.model import CheckResult
 from citecore.options import PROJECT_FILE, Options, resolve_options
@@ -115,7 +115,7 @@ def run_filter(
             f"{type(exc).__name__}: {exc}",
             file=err,
         )
-        return FilterOutcome(70 if strict else 0)
+        return FilterOutcome(INTERNAL_ERROR if strict else 0)
     outcome = _emit(doc, output_format, options, check, err)
     read = [s.name for s in sources] + [str(folder / PROJECT_FILE)]
     read += [b for b in check.result.bibliography.sources if Path(b).is_file()]

@@ -204,7 +204,9 @@ def project_layer(folder: Path) -> dict[str, Any]:
     except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as exc:
         raise OptionsError(f"{path}: cannot read project options: {exc}") from exc
     table = data.get("citecheck", data)
-    return dict(table) if isinstance(table, Mapping) else {}
+    if not isinstance(table, Mapping):
+        raise OptionsError(f"{path}: `citecheck` must be a table of options, not {table!r}")
+    return dict(table)
 
 
 def resolve_options(

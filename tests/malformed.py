@@ -148,6 +148,38 @@ def _pdf(kind: str) -> bytes:
 
 PDF_KINDS = ("scan", "encrypted", "truncated", "garbage")
 
+# Project options and CSL bibliographies: the TOML, JSON and YAML readers.
+BAD_PROJECTS: dict[str, dict[str, bytes | str | None]] = {
+    "toml_syntax": {"citecheck.toml": "[citecheck\ncutoff = \n"},
+    "toml_invalid_utf8": {"citecheck.toml": b"cutoff = '\xff\xfe'\n"},
+    "toml_wrong_type": {"citecheck.toml": "[citecheck]\ncutoff = 5\nstrict = 'perhaps'\n"},
+    "toml_table_is_string": {"citecheck.toml": "citecheck = 'yes'\n"},
+    "toml_unknown_option": {"citecheck.toml": "[citecheck]\nfrobnicate = true\n"},
+    "csl_json_syntax": {
+        "refs.bib": None,
+        "refs.json": '[{"id": "good2020", "title": "A Good Entry"}, {"id": ',
+        "doc.md": DOC.replace("refs.bib", "refs.json"),
+    },
+    "csl_json_not_items": {
+        "refs.bib": None,
+        "refs.json": '{"id": 5, "author": true, "issued": {"date-parts": "soon"}}',
+        "doc.md": DOC.replace("refs.bib", "refs.json"),
+    },
+    "csl_yaml_syntax": {
+        "refs.bib": None,
+        "refs.yaml": "references:\n- id: good2020\n  title: [unclosed\n",
+        "doc.md": DOC.replace("refs.bib", "refs.yaml"),
+    },
+    "csl_yaml_scalar": {
+        "refs.bib": None,
+        "refs.yaml": "just a string\n",
+        "doc.md": DOC.replace("refs.bib", "refs.yaml"),
+    },
+    "inline_references_garbage": {
+        "doc.md": "---\nreferences: [1, {id: }, {id: good2020, author: 7}]\n---\n\n[@good2020]\n",
+    },
+}
+
 
 def cases() -> Iterator[Case]:
     """Every malformed case."""
@@ -158,6 +190,8 @@ def cases() -> Iterator[Case]:
         yield Case(name, {"refs.bib": GOOD_ENTRY, "doc.md": doc}, "check doc.md")
     for name, files in BAD_TEX.items():
         yield Case(name, {"refs.bib": GOOD_ENTRY, **files}, "latex main.tex")
+    for name, files in BAD_PROJECTS.items():
+        yield Case(name, {"refs.bib": GOOD_ENTRY, "doc.md": DOC, **files}, "check doc.md")
     for kind in PDF_KINDS:
         sources: dict[str, bytes | str | None] = {
             "refs.bib": GOOD_ENTRY,

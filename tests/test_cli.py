@@ -165,3 +165,39 @@ def test_readme_commands_are_the_first_two_code_lines() -> None:
     readme = (REPO / "README.md").read_text()
     commands = [line for line in readme.splitlines() if line.startswith("make ")]
     assert commands[:2] == ["make demo", "make test"]
+
+
+def test_a_bug_is_one_line_and_exit_70_unless_debugging(
+    problems: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("injected failure")
+
+    monkeypatch.setattr("citecore.api.check_document", broken)
+    assert main(["check", str(problems / "paper.md")]) == 70
+    err = capsys.readouterr().err
+    assert err == (
+        "citecheck: internal error: RuntimeError: injected failure "
+        "(a bug in citecheck; CITECHECK_DEBUG=1 shows where)\n"
+    )
+    monkeypatch.setenv("CITECHECK_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        main(["check", str(problems / "paper.md")])
+
+
+def test_every_option_has_a_help_line() -> None:
+    import argparse
+
+    from citecore.cli import _parser
+
+    def silent(parser: argparse.ArgumentParser, path: str) -> list[str]:
+        found = []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found += silent(sub, f"{path} {name}")
+            elif not action.help and not isinstance(action, argparse._HelpAction):
+                found.append(f"{path} {'/'.join(action.option_strings) or action.dest}")
+        return found
+
+    assert silent(_parser(), "citecheck") == []

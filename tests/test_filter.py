@@ -231,7 +231,10 @@ def test_bad_option_is_one_clear_line(problems: Path) -> None:
         "html",
         cwd=problems,
     )
-    assert "[WARNING] citecheck: paper.md: citecheck metadata: option strict: expected true or false" in completed.stderr
+    assert (
+        "[WARNING] citecheck: paper.md: citecheck metadata: option strict: expected true or false"
+        in completed.stderr
+    )
 
 
 def test_an_internal_error_does_not_break_a_lenient_build(problems: Path, tmp_path: Path) -> None:

@@ -40,6 +40,8 @@ def test_a_malformed_input_is_reported_not_raised(
     err = capsys.readouterr().err
     assert code in EXIT_CODES, err
     errors = [line for line in err.splitlines() if line.startswith("citecheck: error")]
+    if errors:
+        assert err.count("\n") == 1, f"an error is one line:\n{err}"
     for line in errors:
         assert any(name.split("/")[0] in line for name in case.files), line
     if code in (0, 1):

@@ -141,7 +141,8 @@ def parse_csl_yaml(text: str, file: str) -> tuple[list[Reference], list[Unparsed
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
-        raise InputError(f"{file}{line}: not valid CSL YAML: {exc}") from exc
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(f"{file}{line}: not valid CSL YAML: {problem}") from exc
     items: list[Any] = []
     for document in documents:
         if isinstance(document, Mapping):
