@@ -39,4 +39,6 @@ bench: install
 	$(PYTHON) bench/hallucination_emulated.py
 	$(PYTHON) bench/local_judge.py
 	$(PYTHON) bench/align_speed.py
+	$(PYTHON) bench/extraction_differential.py --examples 1000
+	$(PYTHON) bench/latex_differential.py --examples 300
 	CITECHECK_OFFLINE=1 $(PYTHON) bench/grounding_run.py

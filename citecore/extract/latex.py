@@ -78,10 +78,10 @@ def _blank(text: str, start: int, end: int) -> str:
 
 # What LaTeX does not read, found left to right in one pass: whichever starts first wins, so a
 # `%` inside verbatim is not a comment and a `\\begin{comment}` after a `%` is not an
-# environment. Control symbols (`\\%`, `\\\\`) and `\\url{…}` arguments (read verbatim by
-# the url package) are consumed so that their `%` is not taken for a comment.
+# environment. Control symbols (`\\%`, `\\\\`) and the addresses of `\\url` and `\\href`
+# (hyperref reads them verbatim) are consumed so that their `%` is not taken for a comment.
 _IGNORED = re.compile(
-    r"(?P<skip>\\(?:url|path)\s*\{[^{}\n]*\}|\\[^A-Za-z])"
+    r"(?P<skip>\\(?:url|path|href)\s*\{[^{}\n]*\}|\\[^A-Za-z])"
     r"|(?P<comment>%[^\n]*)"
     r"|(?P<iffalse>\\iffalse\b.*?\\fi\b)"
     r"|(?P<environment>\\begin\s*\{(?P<name>comment|verbatim\*?|Verbatim\*?|lstlisting|minted)\}"
@@ -159,12 +159,14 @@ def _definition_bodies(text: str, match: re.Match[str]) -> tuple[str, list[tuple
     return name, spans
 
 
-def mask_definitions(text: str) -> str:
+def mask_definitions(text: str, shows_source: set[str] | None = None) -> str:
     """Blank the bodies of macro and environment definitions (a citation in a definition cites
     nothing until the macro is used, and its key is a parameter such as `#1`), and the
     arguments of user macros that print their argument as source (`\\code{\\cite{a1}}` with
-    `\\detokenize`): LaTeX cites none of these. Positions and line numbers are kept."""
-    shows_source: set[str] = set()
+    `\\detokenize`): LaTeX cites none of these. `shows_source` carries the names of such
+    macros from file to file (a project defines them in its preamble and uses them in its
+    chapters); the ones defined here are added to it. Positions and line numbers are kept."""
+    shows_source = set() if shows_source is None else shows_source
     for match in list(_DEFINITION.finditer(text)):
         name, spans = _definition_bodies(text, match)
         for start, end in spans:
@@ -434,6 +436,7 @@ class _Reader:
         self.include_only: set[str] | None = None
         self.notes = 0
         self.seen: set[Path] = set()
+        self.shows_source: set[str] = set()
 
     def read(self, path: Path) -> None:
         resolved = path.resolve()
@@ -447,7 +450,7 @@ class _Reader:
             raw = path.read_text(encoding="latin-1")
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror}") from exc
-        text = mask_definitions(mask_ignored(raw))
+        text = mask_definitions(mask_ignored(raw), self.shows_source)
         only = _INCLUDEONLY.search(text)
         if only and self.include_only is None:
             self.include_only = {n.strip() for n in only.group(1).split(",") if n.strip()}
