@@ -82,7 +82,15 @@ PREAMBLE = (
     "\\newcommand{\\see}[1]{(see #1)}\n"
     "\\newcommand{\\mycite}[1]{\\cite{#1}}\n"
     "\\def\\othercite#1{\\cite{#1}}\n"
+    "\\newcommand{\\wrapped}[2][see]{\\cite[#1][]{#2}}\n"
+    "\\input{macros}\n"
     "\\newcommand{\\shown}[1]{\\texttt{\\detokenize{#1}}}\n"
+)
+
+# Macros a preamble inputs from a file of their own: one cites, one prints its argument as code.
+MACROS = (
+    "\\newcommand{\\fromfile}[1]{\\cite{#1}}\n"
+    "\\newcommand{\\shownfromfile}[1]{\\texttt{\\detokenize{#1}}}\n"
 )
 
 
@@ -99,6 +107,7 @@ class Project:
         for name, text in self.parts.items():
             (folder / name).write_text(text, encoding="utf-8")
         (folder / "refs.bib").write_text("", encoding="utf-8")
+        (folder / "macros.tex").write_text(MACROS, encoding="utf-8")
         main = folder / "main.tex"
         main.write_text(self.main, encoding="utf-8")
         return main
@@ -142,6 +151,9 @@ def construct(draw: st.DrawFn, family: str) -> str:
         "\\begin{{figure}}\\caption{{{w} {c}}}\\end{{figure}}",
         "\\begin{{table}}\\begin{{tabular}}{{ll}} {w} & {c} \\\\ \\end{{tabular}}\\end{{table}}",
         "{w} \\textbf{{{c}}}\\textit{{{w}}}.",
+        "{w} \\mycite{{{k}}} and \\othercite{{{k}}}.",
+        "{w} \\wrapped{{{k}}} and \\wrapped[cf.]{{{k}}}.",
+        "{w} \\fromfile{{{k}}} and \\shownfromfile{{\\cite{{{k}}}}}.",
     ]
     form = draw(st.sampled_from(forms))
     if ("caption" in form or "section" in form) and cite.startswith("\\nocite"):

@@ -1,10 +1,12 @@
 """Citations from LaTeX sources: natbib and biblatex commands, across `\\input` and friends.
 
-pylatexenc reads each file's structure (so that comments are known as comments) and turns the
-paragraph around a citation into readable text for the claim sentence. The citation commands
-themselves are read by a small argument parser, because biblatex's multicite commands
-(`\\cites(pre)(post)[pre][post]{a}[pre][post]{b}`) take a variable number of arguments that no
-fixed macro specification describes.
+What LaTeX does not read (comments, verbatim, `\\iffalse`) is blanked in one linear pass, and
+the bodies of macro definitions with it; user macros whose bodies cite (`\\newcommand{\\mycite}
+[1]{\\citep{#1}}`) are learnt from every file of the project first and read as the citation they
+make. The citation commands themselves are read by a small argument parser, because biblatex's
+multicite commands (`\\cites(pre)(post)[pre][post]{a}[pre][post]{b}`) take a variable number
+of arguments that no fixed macro specification describes; pylatexenc turns the paragraph around
+a citation into readable text for the claim sentence.
 """
 
 from __future__ import annotations
@@ -181,6 +183,83 @@ def mask_definitions(text: str, shows_source: set[str] | None = None) -> str:
     return text
 
 
+@dataclass(frozen=True, slots=True)
+class CiteWrapper:
+    """A user macro whose body cites: `\\newcommand{\\mycite}[2][]{\\citep[#1]{#2}}`. Each use
+    cites what the body's citation names, its parameters replaced by the use's arguments."""
+
+    command: str  # the citation command in the body
+    arguments: int
+    optional_default: str | None  # the first argument's default, when it is optional
+    keys: tuple[str, ...]  # the body's keys: "#2" for a parameter, else a literal key
+
+
+def _parameter_count(text: str, match: re.Match[str], name_end: int) -> tuple[int, str | None]:
+    """How many arguments a definition takes, and the default of an optional first one."""
+    if match.group("primitive"):
+        return len(re.findall(r"#\d", match.group(0))), None
+    declared, _ = _optionals(text, name_end, 2)
+    count = int(declared[0]) if declared and declared[0].strip().isdigit() else 0
+    return count, (declared[1] if len(declared) == 2 else None)
+
+
+def cite_wrappers(text: str) -> dict[str, CiteWrapper]:
+    """The user macros defined in (comment-masked) `text` whose bodies cite, by name. A macro
+    that redefines a citation command itself is left out: its uses are read as that command."""
+    wrappers: dict[str, CiteWrapper] = {}
+    for match in _DEFINITION.finditer(text):
+        name, spans = _definition_bodies(text, match)
+        if not name or not spans or _mode(name) is not None or name in _MULTI:
+            continue
+        start, end = spans[0]
+        body = next(find_cite_commands(text[start:end]), None)
+        if body is None:
+            continue
+        named = _DEFINED_NAME.match(text, match.end())
+        name_end = named.end() if named and not match.group("primitive") else match.end()
+        count, default = _parameter_count(text, match, name_end)
+        keys = tuple(key for key, _, _ in body.keys)
+        if all(re.fullmatch(r"#[1-9]", key) is None or int(key[1]) <= count for key in keys):
+            wrappers[name] = CiteWrapper(body.name, count, default, keys)
+    return wrappers
+
+
+# What comes right before a macro's name where it is being defined, not used.
+_DEFINING = re.compile(r"\\(?:[gex]?def|" + "|".join(_DEFINITIONS) + r")\*?\s*\{?\s*$")
+
+
+def wrapper_uses(text: str, wrappers: dict[str, CiteWrapper]) -> Iterator[CiteCommand]:
+    """Each use of a citing user macro in (masked) `text`, as the citation it makes."""
+    for name, wrapper in wrappers.items():
+        for use in re.finditer(rf"\\{re.escape(name)}(?![A-Za-z@])", text):
+            if _DEFINING.search(text, max(0, use.start() - 40), use.start()):
+                continue
+            arguments, position = [], use.end()
+            if wrapper.optional_default is not None:
+                optional = _group(text, position, "[", "]")
+                arguments.append(optional[0] if optional else wrapper.optional_default)
+                position = optional[1] if optional else position
+            while len(arguments) < wrapper.arguments:
+                group = _group(text, position, "{", "}")
+                if group is None:
+                    break
+                arguments.append(group[0])
+                position = group[1]
+            keys = []
+            for key in wrapper.keys:
+                parameter = re.fullmatch(r"#([1-9])", key)
+                if parameter is None:
+                    keys.append(key)
+                elif int(parameter.group(1)) <= len(arguments):
+                    argument = arguments[int(parameter.group(1)) - 1]
+                    keys.extend(k.strip() for k in argument.split(","))
+            keys = [k for k in keys if k]
+            if keys:
+                yield CiteCommand(
+                    wrapper.command, use.start(), position, tuple((k, "", "") for k in keys)
+                )
+
+
 def _group(text: str, start: int, opening: str, closing: str) -> tuple[str, int] | None:
     """The balanced group opening at `start` (after white space): its content and end index.
     Escaped characters are skipped; braces inside `[...]` or `(...)` are kept whole."""
@@ -347,10 +426,11 @@ def _rough_text(latex: str) -> str:
     return re.sub(r"[{}$~\\]", " ", text)
 
 
-# Paragraph boundaries: blank lines and sectioning commands (a heading is not part of a claim).
+# Paragraph boundaries: blank lines, sectioning commands (a heading is not part of a claim) and
+# the start of the document body (the preamble is no one's claim).
 _BOUNDARY = re.compile(
     r"\n[ \t]*\n|\\(?:part|chapter|section|subsection|subsubsection|paragraph)\*?"
-    r"(?:\[[^\]]*\])?\{[^{}]*\}"
+    r"(?:\[[^\]]*\])?\{[^{}]*\}|\\begin\s*\{document\}"
 )
 
 
@@ -437,6 +517,33 @@ class _Reader:
         self.notes = 0
         self.seen: set[Path] = set()
         self.shows_source: set[str] = set()
+        self.wrappers: dict[str, CiteWrapper] = {}
+
+    @staticmethod
+    def _source(path: Path) -> str:
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            return path.read_text(encoding="latin-1")
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read: {exc.strerror}") from exc
+
+    def learn_macros(self, path: Path, seen: set[Path]) -> None:
+        """Learn the project's citing and source-printing macros, in every file it inputs,
+        before any file is read for citations: a preamble often inputs its macros from a file
+        of their own, and a chapter may use a macro defined after it is input."""
+        resolved = path.resolve()
+        if resolved in seen:
+            return
+        seen.add(resolved)
+        text = mask_ignored(self._source(path))
+        self.wrappers.update(cite_wrappers(text))
+        mask_definitions(text, self.shows_source)
+        for match in _INCLUDES.finditer(text):
+            target = _include_target(text, match)
+            found = _resolve_tex(target[0], [path.parent, self.root]) if target else None
+            if found is not None:
+                self.learn_macros(found, seen)
 
     def read(self, path: Path) -> None:
         resolved = path.resolve()
@@ -444,12 +551,7 @@ class _Reader:
             return
         self.seen.add(resolved)
         self.result.files.append(path)
-        try:
-            raw = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raw = path.read_text(encoding="latin-1")
-        except OSError as exc:
-            raise InputError(f"{path}: cannot read: {exc.strerror}") from exc
+        raw = self._source(path)
         text = mask_definitions(mask_ignored(raw), self.shows_source)
         only = _INCLUDEONLY.search(text)
         if only and self.include_only is None:
@@ -463,7 +565,10 @@ class _Reader:
                     self.result.bibliographies.append(
                         candidate if candidate.exists() else self.root / bib
                     )
-        commands = list(find_cite_commands(text))
+        commands = sorted(
+            [*find_cite_commands(text), *wrapper_uses(text, self.wrappers)],
+            key=lambda command: command.start,
+        )
         footnotes = [
             (m.start(), self._footnote_end(text, m.end()))
             for m in re.finditer(r"\\footnote\b", text)
@@ -562,6 +667,7 @@ def extract_latex(main: Path) -> LatexExtraction:
     if not main.is_file():
         raise InputError(f"{main}: no such file")
     reader = _Reader(main)
+    reader.learn_macros(main, set())
     reader.read(main)
     reader.result.bibliographies = list(dict.fromkeys(reader.result.bibliographies))
     return reader.result

@@ -208,3 +208,39 @@ def test_latex_command_reports_and_cross_checks(
     assert ("missed_by_extraction", "onlyinaux") in kinds
     assert ("not_in_aux", "he2016deep") in kinds
     assert report["summary"]["citations"] == 11
+
+
+def test_user_macros_that_cite_are_read_as_their_citation(tmp_path: Path) -> None:
+    (tmp_path / "macros.tex").write_text(
+        "\\newcommand{\\seecite}[2][see]{\\citep[#1][]{#2}}\n\\def\\always#1{\\citet{#1,base}}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\\input{macros}\n"
+        "\\newcommand{\\mine}[1]{\\cite{#1}}\n"
+        "\\begin{document}\n"
+        "First \\mine{a,b}. Then \\seecite{c} and \\seecite[cf.]{d}.\n\n"
+        "Always \\always{e}. Missing \\mine and \\renewcommand{\\mine}[1]{\\cite{#1}}.\n"
+        "\\end{document}\n",
+        encoding="utf-8",
+    )
+    citations = extract_latex(tmp_path / "main.tex").citations
+    assert [(c.key, c.mode, c.location.line) for c in citations] == [
+        ("a", N, 4),
+        ("b", N, 4),
+        ("c", N, 4),
+        ("d", N, 4),
+        ("e", T, 6),
+        ("base", T, 6),
+    ]
+    assert citations[0].claim == "First […]."
+
+
+def test_the_preamble_is_not_part_of_a_claim(tmp_path: Path) -> None:
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\\newcommand{\\x}[1]{#1}\n\\begin{document}\n"
+        "Body text \\cite{a}.\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    (citation,) = extract_latex(tmp_path / "main.tex").citations
+    assert citation.claim == "Body text […]."
