@@ -32,7 +32,7 @@ SUPPORTED_SHARE = 0.65
 PARTIAL_SHARE = 0.45
 # How much of the claim must be in the sentence before a difference in it is a conflict rather
 # than a sign that the sentence is about something else.
-CONFLICT_SHARE = 0.45
+CONFLICT_SHARE = 0.40
 _STEM = 5  # words agreeing on their first letters count as the same word ("learned"/"learning")
 _CONTRASTS = ("rather than", "instead of", "unlike", "no longer", "as opposed to")
 _OPPOSITE_PREFIXES = ("in", "un", "non", "dis", "im", "ir", "il", "anti")
@@ -80,6 +80,10 @@ def _stem(word: str) -> str:
     return word[:_STEM] if len(word) > _STEM + 1 else word
 
 
+# By stem, so that the nouns count too ("suppression", "reduction").
+_STEM_POLARITY = {_stem(word): polarity for word, polarity in _POLARITY.items()}
+
+
 def _sentences(text: str) -> list[str]:
     parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(\[])", text.strip())
     return [p for p in parts if p.strip()] or [text]
@@ -115,11 +119,17 @@ def _opposites(a: str, b: str) -> bool:
     return any(long == prefix + short for prefix in _OPPOSITE_PREFIXES) and len(short) >= 4
 
 
-def _difference(claimed: list[str], stated: list[str], entities: set[str]) -> str:
+def _difference(
+    claimed: list[str], stated: list[str], entities: set[str], both: tuple[set[str], set[str]]
+) -> str:
     """What one aligned difference says: a changed number, a negation or contrast on one side,
-    an entity or an opposite put in a word's place; "" when it is only wording."""
+    an entity or an opposite put in a word's place; "" when it is only wording. A word is not
+    put in another's place when the claim uses it too, or the source the other (`both`: the
+    stems of the whole claim and of the whole sentence): "DCs and ILCs" against "ILCs and
+    DCs" is word order, not a substitution."""
+    claim_stems, sentence_stems = both
     numbers_claimed = [t for t in claimed if _is_number(t)]
-    numbers_stated = [t for t in stated if _is_number(t)]
+    numbers_stated = [t for t in stated if _is_number(t) and t not in claim_stems]
     if numbers_claimed and numbers_stated and set(numbers_claimed) != set(numbers_stated):
         return (
             f"the source says {', '.join(numbers_stated)} where the claim says "
@@ -132,8 +142,12 @@ def _difference(claimed: list[str], stated: list[str], entities: set[str]) -> st
         side = "the claim" if cues_claimed else "the source"
         return f"'{cue}' in {side} only"
     for word in claimed:
+        if _stem(word) in sentence_stems:
+            continue
         for other in stated:
             if _stem(word) == _stem(other) or word in other or other in word:
+                continue
+            if _stem(other) in claim_stems:
                 continue
             if _opposites(word, other) or (word in entities and other in entities):
                 return f"the source says '{other}' where the claim says '{word}'"
@@ -161,7 +175,12 @@ def _conflict(claim: str, sentence: str) -> str:
         ]
         if not any(sides):
             continue
-        found = _difference(claim_words[i1:i2], sentence_words[j1:j2], entities)
+        found = _difference(
+            claim_words[i1:i2],
+            sentence_words[j1:j2],
+            entities,
+            (set(claim_stems), set(sentence_stems)),
+        )
         if found:
             return f'{found}: the source says "{" ".join(sentence.split())}"'
     return ""
@@ -203,8 +222,9 @@ def _number_conflict(claim: str, sentence: str) -> str:
 def _direction_conflict(claim: str, sentence: str) -> str:
     """A direction the claim states of something the sentence states the other way
     ("reduces IL-10 production" against "induced IL-10 production"): each direction word of
-    the claim is read against the sentence's direction word followed by most of the same
-    words."""
+    the claim is read against the sentence's direction words followed by most of the same
+    words. A sentence that says the claim's own direction of those words as clearly ("enhanced
+    suppression of p53" for "suppresses p53") states no conflict."""
     claim_words, sentence_words = tokens(claim), tokens(sentence)
     sentence_stems = [_stem(t) for t in sentence_words]
     for index, word in enumerate(claim_words):
@@ -213,17 +233,19 @@ def _direction_conflict(claim: str, sentence: str) -> str:
             continue
         following = claim_words[index + 1 : index + 1 + _DIRECTION_REACH]
         targets = {_stem(t) for t in content_tokens(" ".join(following))}
-        best, best_score = "", 0
-        for position, other in enumerate(sentence_words):
-            if not _POLARITY.get(other, 0):
+        best: dict[int, tuple[int, str]] = {1: (0, ""), -1: (0, "")}
+        for position, stem in enumerate(sentence_stems):
+            other = _STEM_POLARITY.get(stem, 0)
+            if not other:
                 continue
             window = set(sentence_stems[position + 1 : position + 1 + _DIRECTION_REACH])
             score = len(targets & window)
-            if score > best_score:
-                best, best_score = other, score
-        if best and best_score >= 1 and _POLARITY[best] != polarity:
+            if score > best[other][0]:
+                best[other] = (score, sentence_words[position])
+        (against, said), (along, _) = best[-polarity], best[polarity]
+        if against >= 1 and against > along:
             return (
-                f"the source says '{best}' where the claim says '{word}': the source says "
+                f"the source says '{said}' where the claim says '{word}': the source says "
                 f'"{" ".join(sentence.split())}"'
             )
     return ""
@@ -248,7 +270,7 @@ class LocalJudge:
     """Lexical agreement between claim and passage, with conflict evidence for UNSUPPORTED."""
 
     name = "local"
-    model = "lexical-rules-v2"
+    model = "lexical-rules-v3"
 
     def judge(
         self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
