@@ -185,11 +185,12 @@ def check_citations(
     cited_keys = dict.fromkeys(c.key for c in citations)
     cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
     verified = verifier.verify(cited) if verifier is not None else {}
+    outage = verifier.outage if verifier is not None else None
     grounding = ground(citations, bibliography, options, folder)
     findings: list[Finding] = [
         *reference_findings(bibliography, options.today),
         *citation_findings(citations, bibliography, *nocite),
-        *verdict_findings(verified, bibliography, citations),
+        *verdict_findings(verified, bibliography, citations, outage),
         *grounding_findings(citations, grounding),
         *pool_findings(
             citations,
@@ -208,6 +209,7 @@ def check_citations(
         references=_results(bibliography, verified),
         findings=tuple(sorted(findings, key=_sort_key)),
         grounding=grounding,
+        outage=outage,
     )
 
 

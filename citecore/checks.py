@@ -19,50 +19,21 @@ from citecore.identifiers import (
     is_valid_pmid,
 )
 from citecore.model import (
+    SEVERITY,
     Bibliography,
     Citation,
     CitationResult,
     Finding,
     FindingKind,
     GroundingStatus,
+    Outage,
     Reference,
     ReferenceFlag,
     ReferenceResult,
     ReferenceVerdict,
-    Severity,
     SourceLocation,
 )
 from citecore.normalize import normalized_title
-
-SEVERITY: Mapping[FindingKind, Severity] = {
-    FindingKind.UNDEFINED: Severity.ERROR,
-    FindingKind.DUPLICATE_KEY: Severity.ERROR,
-    FindingKind.UNPARSED: Severity.ERROR,
-    FindingKind.DUPLICATE_ENTRY: Severity.WARNING,
-    FindingKind.BAD_YEAR: Severity.WARNING,
-    FindingKind.FUTURE_YEAR: Severity.WARNING,
-    FindingKind.MALFORMED_ID: Severity.ERROR,
-    FindingKind.NO_TITLE: Severity.WARNING,
-    FindingKind.UNUSED: Severity.INFO,
-    FindingKind.UNMAPPED: Severity.INFO,
-    FindingKind.COMMA_SEPARATED_KEYS: Severity.WARNING,
-    FindingKind.MISMATCH: Severity.ERROR,
-    FindingKind.NOT_FOUND: Severity.ERROR,
-    FindingKind.UNVERIFIABLE: Severity.INFO,
-    FindingKind.RETRACTED: Severity.ERROR,
-    FindingKind.VERIFY_ERROR: Severity.WARNING,
-    FindingKind.UNSUPPORTED: Severity.WARNING,
-    FindingKind.UNGROUNDED: Severity.WARNING,
-    FindingKind.PARTIAL: Severity.INFO,
-    FindingKind.NOT_IN_STORE: Severity.INFO,
-    FindingKind.UNCONFIRMED: Severity.INFO,
-    FindingKind.COVERAGE: Severity.WARNING,
-    FindingKind.NOT_IN_POOL: Severity.WARNING,
-    FindingKind.CUTOFF: Severity.WARNING,
-    FindingKind.MISSED_BY_EXTRACTION: Severity.WARNING,
-    FindingKind.NOT_IN_AUX: Severity.INFO,
-    FindingKind.INTERNAL_ERROR: Severity.WARNING,
-}
 
 # Year texts that are not a year but are what careful writers put for unpublished work.
 _UNDATED = re.compile(
@@ -245,7 +216,6 @@ _VERDICT_KINDS = {
     ReferenceVerdict.MISMATCH: FindingKind.MISMATCH,
     ReferenceVerdict.NOT_FOUND: FindingKind.NOT_FOUND,
     ReferenceVerdict.UNVERIFIABLE: FindingKind.UNVERIFIABLE,
-    ReferenceVerdict.ERROR: FindingKind.VERIFY_ERROR,
 }
 
 
@@ -253,15 +223,22 @@ def verdict_findings(
     results: Mapping[str, ReferenceResult],
     bibliography: Bibliography,
     citations: Sequence[Citation] = (),
+    outage: Outage | None = None,
 ) -> list[Finding]:
-    """Findings from a registry verifier's verdicts: mismatches, unconfirmed references,
-    retractions and outages, placed at the entry in its bibliography; mismatches, `not_found`
-    and retractions also at every citation of the entry, where the writer will look."""
+    """Findings from a registry verifier's verdicts: mismatches, unconfirmed references and
+    retractions, placed at the entry in its bibliography; mismatches, `not_found` and
+    retractions also at every citation of the entry, where the writer will look. What an
+    outage left unchecked is one `outage` finding for the run, not one per entry."""
     cited_at: dict[str, list[SourceLocation]] = defaultdict(list)
     for citation in citations:
         cited_at[citation.key].append(citation.location)
+    unchecked = set(outage.unchecked) if outage is not None else set()
     findings = []
+    if outage is not None and outage.unchecked:
+        findings.append(finding(FindingKind.OUTAGE, outage.message()))
     for key, result in results.items():
+        if key in unchecked:
+            continue
         reference = bibliography.references.get(key)
         location = reference.location if reference else None
         problems = []
@@ -298,8 +275,6 @@ def _verdict_message(result: ReferenceResult) -> str:
     if result.verdict is ReferenceVerdict.NOT_FOUND:
         consulted = ", ".join(result.sources) or "the registries"
         return f"could not be confirmed in {consulted}"
-    if result.verdict is ReferenceVerdict.ERROR:
-        return "could not be checked: a source did not answer"
     return "could not be verified: " + ("; ".join(result.notes) or "too little to compare")
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from citecore import __version__
-from citecore.errors import INTERNAL_ERROR, CitecheckError
+from citecore.errors import CitecheckError, ExitCode
 
 SUBCOMMANDS = (
     "check",
@@ -66,7 +66,9 @@ def _document_command(
         help="exit 1 on error-level findings (the command line's default)",
     )
     check.add_argument(
-        "--fail-on", metavar="KIND[,KIND…]", help="finding kinds that fail the run, comma-separated"
+        "--fail-on",
+        metavar="KIND[,KIND…]",
+        help="finding kinds that fail the run (`errors` for every error kind, `outage`)",
     )
     check.add_argument(
         "--offline",
@@ -179,6 +181,11 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", type=Path, metavar="FILE", help="write the report to FILE"
     )
     verify.add_argument("--only", choices=["issues"], help="leave out information-level rows")
+    verify.add_argument(
+        "--fail-on",
+        metavar="KIND[,KIND…]",
+        help="finding kinds that fail the run (`errors` for every error kind, `outage`)",
+    )
     verify.add_argument(
         "--offline",
         action="store_true",
@@ -387,7 +394,7 @@ def _check(args: argparse.Namespace) -> int:
     )
     from citecore.options import ReportFormat, resolve_options
     from citecore.pandoc import read_markdown
-    from citecore.policy import failing_findings
+    from citecore.policy import exit_status, failing_findings
     from citecore.report import render_report, write_atomically
     from citecore.report.warnings import warning_lines
 
@@ -399,8 +406,7 @@ def _check(args: argparse.Namespace) -> int:
     base = {"strict": True}
     if args.command == "latex":
         options = resolve_options(_cli_layer(args), folder=document.parent, base=base)
-        verifier = registry_verifier(options)
-        result = check_latex_file(document, options, verifier)
+        result = check_latex_file(document, options, registry_verifier(options))
     else:
         doc = read_markdown(document)
         metadata = metadata_options(doc)
@@ -432,24 +438,12 @@ def _check(args: argparse.Namespace) -> int:
     else:
         fmt = ReportFormat(args.format) if args.format else ReportFormat.TABLE
         sys.stdout.write(render_report(result, fmt, options.only_issues))
-    return _outage_exit_code(verifier) or (1 if failing else 0)
-
-
-def _outage_exit_code(verifier: object) -> int:
-    """4 when a registry kept rate-limiting, 6 when one could not be reached, else 0."""
-    from citecore.verify.registry import RegistryVerifier
-
-    if isinstance(verifier, RegistryVerifier):
-        if verifier.rate_limited:
-            return 4
-        if verifier.unreachable:
-            return 6
-    return 0
+    return exit_status(result, options)
 
 
 def _verify(args: argparse.Namespace) -> int:
     from citecore.options import ReportFormat, resolve_options
-    from citecore.policy import failing_findings
+    from citecore.policy import exit_status
     from citecore.report import render_report, write_atomically
     from citecore.report.bibtex import annotate_bibtex
     from citecore.verify.standalone import single_reference, verify_files, verify_one
@@ -463,7 +457,7 @@ def _verify(args: argparse.Namespace) -> int:
     for path in args.inputs:
         if not path.is_file():
             raise CitecheckError(f"{path}: no such file")
-    run = (
+    result = (
         verify_files(args.inputs, options, args.resume)
         if args.inputs
         else verify_one(single_reference(*one), options)
@@ -474,24 +468,20 @@ def _verify(args: argparse.Namespace) -> int:
         source = args.inputs[0]
         raw = source.read_bytes()
         encoding = "utf-8" if _decodes(raw, "utf-8") else "latin-1"
-        references = run.result.bibliography.references
-        text = annotate_bibtex(raw.decode(encoding), run.result.references, references)
+        references = result.bibliography.references
+        text = annotate_bibtex(raw.decode(encoding), result.references, references)
         if args.output is None:
             sys.stdout.write(text)
         else:
             args.output.write_bytes(text.encode(encoding))
     else:
         fmt = ReportFormat(args.format) if args.format else ReportFormat.TABLE
-        report = render_report(run.result, fmt, options.only_issues)
+        report = render_report(result, fmt, options.only_issues)
         if args.output is None:
             sys.stdout.write(report)
         else:
             write_atomically(args.output, report)
-    if run.rate_limited:
-        return 4
-    if run.unreachable:
-        return 6
-    return 1 if failing_findings(run.result.findings, options) else 0
+    return exit_status(result, options)
 
 
 def _latexmk_hook(args: argparse.Namespace) -> int:
@@ -499,7 +489,7 @@ def _latexmk_hook(args: argparse.Namespace) -> int:
     LaTeX), print one line per problem; non-zero in strict mode when a problem fails."""
     from citecore.api import check_latex_file, registry_verifier
     from citecore.options import resolve_options
-    from citecore.policy import failing_findings
+    from citecore.policy import exit_status, failing_findings
     from citecore.report.latex_verdicts import problem_lines, render_verdicts
 
     main_tex = args.main if args.main.suffix == ".tex" else args.main.with_suffix(".tex")
@@ -516,8 +506,7 @@ def _latexmk_hook(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr)
     if failing:
         print(f"citecheck: {len(failing)} citation problem(s) fail this build", file=sys.stderr)
-        return 1
-    return 0
+    return exit_status(result, options)
 
 
 STY = Path(__file__).resolve().parents[1] / "latexmk" / "citecheck.sty"
@@ -678,7 +667,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        return 130
+        return ExitCode.INTERRUPTED
     except Exception as exc:  # the one boundary for citecheck's own bugs: a line, not a trace
         if os.environ.get("CITECHECK_DEBUG"):
             raise
@@ -687,4 +676,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             "(a bug in citecheck; CITECHECK_DEBUG=1 shows where)",
             file=sys.stderr,
         )
-        return INTERNAL_ERROR
+        return ExitCode.INTERNAL_ERROR

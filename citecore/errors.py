@@ -7,17 +7,33 @@ each carries the exit code the command line maps it to (DESIGN.md, "Exit codes")
 
 from __future__ import annotations
 
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """Every exit status citecheck gives, the same for the command line, the pandoc filter and
+    the latexmk hook (README, "Exit codes")."""
+
+    OK = 0
+    FINDINGS = 1  # findings that fail the run (strict mode or `fail-on`)
+    BAD_INPUT = 2  # an input file or option citecheck cannot use
+    RATE_LIMITED = 4  # `fail-on: outage`, and a registry kept rate-limiting
+    UNREACHABLE = 6  # `fail-on: outage`, and a registry could not be reached or did not answer
+    UNPARSEABLE = 7  # the document could not be parsed
+    INTERNAL_ERROR = 70  # a bug in citecheck (sysexits' EX_SOFTWARE)
+    INTERRUPTED = 130
+
 
 class CitecheckError(Exception):
     """Base of every error citecheck raises on purpose."""
 
-    exit_code = 2
+    exit_code = ExitCode.BAD_INPUT
 
 
 class InputError(CitecheckError):
     """An input file or option is missing or unusable (exit 2)."""
 
-    exit_code = 2
+    exit_code = ExitCode.BAD_INPUT
 
 
 class OptionsError(InputError):
@@ -31,12 +47,8 @@ class BibliographyNotFoundError(InputError):
 class DocumentParseError(CitecheckError):
     """The document could not be parsed, e.g. pandoc's reader failed (exit 7)."""
 
-    exit_code = 7
+    exit_code = ExitCode.UNPARSEABLE
 
 
 class PandocNotFoundError(InputError):
     """Neither `pandoc` on PATH nor the pypandoc-binary wheel provides a pandoc executable."""
-
-
-# Exit code of a run stopped by a bug in citecheck itself (sysexits' EX_SOFTWARE).
-INTERNAL_ERROR = 70

@@ -20,11 +20,11 @@ import panflute as pf
 
 from citecore.annotate import annotate
 from citecore.api import DocumentCheck, check_document, metadata_options, registry_verifier
-from citecore.errors import INTERNAL_ERROR, CitecheckError
+from citecore.errors import CitecheckError, ExitCode
 from citecore.extract.locate import SourceFile
 from citecore.model import CheckResult
 from citecore.options import PROJECT_FILE, Options, resolve_options
-from citecore.policy import failing_findings
+from citecore.policy import exit_status, failing_findings
 from citecore.report import render_report, write_atomically
 from citecore.report.warnings import warning_lines
 
@@ -105,7 +105,7 @@ def run_filter(
     except CitecheckError as exc:
         strict = _strict_requested(doc)
         print(f"[{'ERROR' if strict else 'WARNING'}] citecheck: {exc}", file=err)
-        return FilterOutcome(exc.exit_code if strict else 0)
+        return FilterOutcome(exc.exit_code if strict else ExitCode.OK)
     except Exception as exc:  # the filter's one boundary: a citecheck bug must not break a build
         logger.debug("citecheck failed", exc_info=True)
         strict = _strict_requested(doc)
@@ -115,7 +115,7 @@ def run_filter(
             f"{type(exc).__name__}: {exc}",
             file=err,
         )
-        return FilterOutcome(INTERNAL_ERROR if strict else 0)
+        return FilterOutcome(ExitCode.INTERNAL_ERROR if strict else ExitCode.OK)
     outcome = _emit(doc, output_format, options, check, err)
     read = [s.name for s in sources] + [str(folder / PROJECT_FILE)]
     read += [b for b in check.result.bibliography.sources if Path(b).is_file()]
@@ -163,7 +163,7 @@ def _emit(
             + (f"; see {options.report}" if options.report else ""),
             file=err,
         )
-        return FilterOutcome(1, check, reports)
+        return FilterOutcome(exit_status(check.result, options), check, reports)
     if _annotate_wanted(doc, options):
         annotate(doc, check, output_format)
-    return FilterOutcome(0, check, reports)
+    return FilterOutcome(ExitCode.OK, check, reports)

@@ -6,6 +6,7 @@ mutates what it was given. The string values of the enums are the public words o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -105,7 +106,7 @@ class FindingKind(Enum):
     NOT_FOUND = "not_found"
     UNVERIFIABLE = "unverifiable"
     RETRACTED = "retracted"
-    VERIFY_ERROR = "verify_error"
+    OUTAGE = "outage"
     UNSUPPORTED = "unsupported"
     UNGROUNDED = "ungrounded"
     PARTIAL = "partial"
@@ -117,6 +118,38 @@ class FindingKind(Enum):
     MISSED_BY_EXTRACTION = "missed_by_extraction"
     NOT_IN_AUX = "not_in_aux"
     INTERNAL_ERROR = "internal_error"
+
+
+# How much each kind of finding matters (what strict mode fails on is every ERROR kind).
+SEVERITY: Mapping[FindingKind, Severity] = {
+    FindingKind.UNDEFINED: Severity.ERROR,
+    FindingKind.DUPLICATE_KEY: Severity.ERROR,
+    FindingKind.UNPARSED: Severity.ERROR,
+    FindingKind.DUPLICATE_ENTRY: Severity.WARNING,
+    FindingKind.BAD_YEAR: Severity.WARNING,
+    FindingKind.FUTURE_YEAR: Severity.WARNING,
+    FindingKind.MALFORMED_ID: Severity.ERROR,
+    FindingKind.NO_TITLE: Severity.WARNING,
+    FindingKind.UNUSED: Severity.INFO,
+    FindingKind.UNMAPPED: Severity.INFO,
+    FindingKind.COMMA_SEPARATED_KEYS: Severity.WARNING,
+    FindingKind.MISMATCH: Severity.ERROR,
+    FindingKind.NOT_FOUND: Severity.ERROR,
+    FindingKind.UNVERIFIABLE: Severity.INFO,
+    FindingKind.RETRACTED: Severity.ERROR,
+    FindingKind.OUTAGE: Severity.WARNING,
+    FindingKind.UNSUPPORTED: Severity.WARNING,
+    FindingKind.UNGROUNDED: Severity.WARNING,
+    FindingKind.PARTIAL: Severity.INFO,
+    FindingKind.NOT_IN_STORE: Severity.INFO,
+    FindingKind.UNCONFIRMED: Severity.INFO,
+    FindingKind.COVERAGE: Severity.WARNING,
+    FindingKind.NOT_IN_POOL: Severity.WARNING,
+    FindingKind.CUTOFF: Severity.WARNING,
+    FindingKind.MISSED_BY_EXTRACTION: Severity.WARNING,
+    FindingKind.NOT_IN_AUX: Severity.INFO,
+    FindingKind.INTERNAL_ERROR: Severity.WARNING,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +320,54 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class Outage:
+    """What the registries left unchecked in one run, and why. A value in the result (not a
+    flag on a verifier), so that every shell decides its message and exit status from it."""
+
+    unchecked: tuple[str, ...]  # keys of the references not (fully) checked
+    unreachable: tuple[str, ...] = ()  # sources no connection could be made to
+    rate_limited: tuple[str, ...] = ()  # sources that kept answering 429
+    failed: tuple[str, ...] = ()  # sources that answered with errors or timed out
+    network_down: bool = False  # no source answered at all
+
+    @staticmethod
+    def combined(earlier: Outage | None, later: Outage) -> Outage:
+        """Two runs' outages as one (a run in batches)."""
+        if earlier is None:
+            return later
+
+        def both(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(dict.fromkeys((*a, *b)))
+
+        return Outage(
+            both(earlier.unchecked, later.unchecked),
+            both(earlier.unreachable, later.unreachable),
+            both(earlier.rate_limited, later.rate_limited),
+            both(earlier.failed, later.failed),
+            earlier.network_down or later.network_down,
+        )
+
+    def message(self) -> str:
+        """One line for the writer: what was not checked, why, and what to do."""
+        count = len(self.unchecked)
+        what = f"{count} reference{'s' if count != 1 else ''} not checked"
+        if self.network_down:
+            return (
+                f"registries unreachable: {what}; cached answers used; run again online, "
+                "or with --offline to skip the network"
+            )
+        parts = []
+        if self.unreachable:
+            parts.append(f"{', '.join(self.unreachable)} could not be reached")
+        if self.rate_limited:
+            parts.append(f"{', '.join(self.rate_limited)} kept rate-limiting")
+        if self.failed:
+            parts.append(f"{', '.join(self.failed)} did not answer")
+        reason = "; ".join(parts) or "a source did not answer"
+        return f"{what} fully: {reason}; run again later (answers so far are cached)"
+
+
+@dataclass(frozen=True, slots=True)
 class CheckResult:
     """Everything one run found: the input to every report and annotation."""
 
@@ -296,3 +377,4 @@ class CheckResult:
     references: dict[str, ReferenceResult]
     findings: tuple[Finding, ...]
     grounding: dict[int, CitationResult] = field(default_factory=dict)
+    outage: Outage | None = None

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from citecore.errors import OptionsError
-from citecore.model import FindingKind
+from citecore.model import SEVERITY, FindingKind, Severity
 
 
 class ReportFormat(Enum):
@@ -123,8 +123,13 @@ def _as_list(value: Any) -> list[str]:
 
 
 def _as_kinds(value: Any) -> frozenset[FindingKind]:
-    kinds = set()
+    """Finding kinds by name; `errors` names every error-level kind (what strict fails on), so
+    that `fail-on: [errors, outage]` adds outages to strict's set."""
+    kinds: set[FindingKind] = set()
     for name in _as_list(value):
+        if _canonical(name) == "errors":
+            kinds.update(k for k, s in SEVERITY.items() if s is Severity.ERROR)
+            continue
         try:
             kinds.add(FindingKind(_canonical(name)))
         except ValueError as exc:

@@ -1,11 +1,11 @@
-"""Which findings fail the build: `fail-on` and strict mode."""
+"""Which findings fail the build (`fail-on` and strict mode), and the exit status that says so."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from citecore.checks import SEVERITY
-from citecore.model import Finding, FindingKind, Severity
+from citecore.errors import ExitCode
+from citecore.model import SEVERITY, CheckResult, Finding, FindingKind, Severity
 from citecore.options import Options
 
 
@@ -23,3 +23,13 @@ def failing_findings(findings: Iterable[Finding], options: Options) -> list[Find
     """The findings that make this run fail (exit 1, or a failed pandoc/latexmk build)."""
     kinds = failing_kinds(options)
     return [f for f in findings if f.kind in kinds]
+
+
+def exit_status(result: CheckResult, options: Options) -> ExitCode:
+    """The exit status of a run, for every shell alike: an outage only when `fail-on` names
+    `outage` (4 when a registry kept rate-limiting, else 6), then 1 for any other failing
+    finding, else 0. By default an outage is noted and the build goes on."""
+    failing = failing_findings(result.findings, options)
+    if result.outage is not None and any(f.kind is FindingKind.OUTAGE for f in failing):
+        return ExitCode.RATE_LIMITED if result.outage.rate_limited else ExitCode.UNREACHABLE
+    return ExitCode.FINDINGS if failing else ExitCode.OK

@@ -36,6 +36,8 @@ logger = logging.getLogger(__name__)
 POSITIVE_TTL = 30 * 24 * 3600.0
 NEGATIVE_TTL = 24 * 3600.0
 _ABSENT_STATUSES = {400, 404, 410}
+_CONNECT_FAILURES_TO_OPEN = 2  # connections in a row that could not be opened
+_CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a black-holed network answers never
 _Param = str | int | float | bool | None  # what httpx accepts as a query value
 
 
@@ -98,9 +100,13 @@ class _Limiter:
         self._clock = clock
         self._sleep = sleep
 
-    async def acquire(self) -> None:
+    async def acquire(self, given_up: Callable[[], bool] = lambda: False) -> None:
+        """Wait for a slot and this source's next start; no wait once `given_up()` (a source
+        found unreachable lets its queue go at once instead of at its rate)."""
         await self._slots.acquire()
         async with self._lock:
+            if given_up():
+                return
             wait = self._next_start - self._clock()
             if wait > 0:
                 await self._sleep(wait)
@@ -133,6 +139,7 @@ class RegistryClient:
         self.cache = cache
         self.sent: Counter[Source] = Counter()
         self.failures: Counter[Failure] = Counter()
+        self.failed: dict[Source, Failure] = {}  # each source's last failure this run
         self._clock = clock
         self._sleep = sleep
         self._transport = transport
@@ -141,8 +148,11 @@ class RegistryClient:
         self._http: httpx.AsyncClient | None = None
         self._limiters: dict[Source, _Limiter] = {}
         # A source that could not be reached at all is not tried again in this run: a build
-        # without network must not wait out every request's retries.
+        # without network must not wait out every request's retries (the circuit breaker).
         self._unreachable: set[Source] = set()
+        self._refused: Counter[Source] = Counter()  # connections that could not be opened
+        self._answered: set[Source] = set()  # sources that sent any HTTP reply this run
+        self.network_down = False
 
     async def __aenter__(self) -> RegistryClient:
         return self
@@ -158,7 +168,9 @@ class RegistryClient:
             contact = f" (mailto:{self.settings.email})" if self.settings.email else ""
             self._http = httpx.AsyncClient(
                 transport=self._transport,
-                timeout=self.settings.timeout,
+                timeout=httpx.Timeout(
+                    self.settings.timeout, connect=min(_CONNECT_TIMEOUT, self.settings.timeout)
+                ),
                 follow_redirects=True,
                 headers={"User-Agent": f"citecheck/{__version__}{contact}"},
             )
@@ -172,6 +184,24 @@ class RegistryClient:
 
     def _cache_key(self, request: RegistryRequest) -> str:
         return content_key(self.settings.base_urls[request.source], request.cache_key())
+
+    def unreachable_sources(self) -> frozenset[Source]:
+        """The sources this run stopped asking because no connection to them could be made."""
+        return frozenset(self._unreachable)
+
+    def _connection_failed(self, source: Source) -> None:
+        """Count a connection that could not be opened (DNS failure, refused, no route,
+        connect timeout). Two in a row open this source's circuit; when two sources fail so
+        and none has answered this run, the network itself is down and every source's circuit
+        opens: a build without network stops trying within seconds, not minutes."""
+        self._refused[source] += 1
+        if self._refused[source] >= _CONNECT_FAILURES_TO_OPEN:
+            self._unreachable.add(source)
+        refused = {s for s, n in self._refused.items() if n}
+        if len(refused) >= 2 and not self._answered and not self.network_down:
+            self.network_down = True
+            self._unreachable.update(Source)
+            logger.info("no registry could be reached: the network looks down")
 
     async def fetch(self, request: RegistryRequest) -> RegistryResponse:
         """The registry's answer to `request`: from the cache when allowed, else from the
@@ -231,18 +261,25 @@ class RegistryClient:
         url, params, headers = self._prepare(request)
         limiter = self._limiter(request.source)
         failure = Failure.NETWORK
+        source = request.source
         for attempt in range(self.settings.max_attempts):
-            await limiter.acquire()
+            if source in self._unreachable:
+                break
+            await limiter.acquire(lambda: source in self._unreachable)
             try:
-                self.sent[request.source] += 1
+                if source in self._unreachable:
+                    break
+                self.sent[source] += 1
                 reply = await client.get(url, params=tuple(params), headers=headers)
             except httpx.TransportError as exc:  # timeouts, refused connections, broken streams
-                logger.info(
-                    "%s: %s (attempt %d)", request.source.value, type(exc).__name__, attempt + 1
-                )
+                logger.info("%s: %s (attempt %d)", source.value, type(exc).__name__, attempt + 1)
                 failure = Failure.NETWORK
                 delay = self._backoff(attempt)
+                if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+                    self._connection_failed(source)
             else:
+                self._answered.add(source)
+                self._refused[source] = 0
                 self._obey_rate_headers(limiter, reply.headers)
                 if reply.status_code == 200:
                     return RegistryResponse(request, Status.OK, reply.text, 200)
@@ -259,9 +296,10 @@ class RegistryClient:
                 )
             finally:
                 limiter.release()
-            if attempt + 1 < self.settings.max_attempts:
+            if attempt + 1 < self.settings.max_attempts and source not in self._unreachable:
                 await self._sleep(delay)
         self.failures[failure] += 1
+        self.failed[source] = failure
         return RegistryResponse(request, Status.FAILED, failure=failure)
 
     def _backoff(self, attempt: int) -> float:

@@ -13,8 +13,8 @@ def warning_line(item: Finding, failing: bool = False) -> str:
     build, `[INFO]` for information)."""
     level = "ERROR" if failing else "INFO" if item.severity is Severity.INFO else "WARNING"
     place = f"{where(item)}: " if item.location else ""
-    key = f" {item.key}" if item.key else ""
-    return f"[{level}] citecheck: {place}[{item.kind.value}]{key}: {item.message}"
+    key = f" {item.key}:" if item.key else ""
+    return f"[{level}] citecheck: {place}[{item.kind.value}]{key} {item.message}"
 
 
 def warning_lines(

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from citecore.model import Reference, ReferenceResult
+from citecore.model import Outage, Reference, ReferenceResult
 
 
 class Verifier(Protocol):
-    """Anything that can judge whether references exist and are cited right."""
+    """Anything that can judge whether references exist and are cited right; after `verify`,
+    `outage` says what it could not check and why (None when everything was checked)."""
+
+    outage: Outage | None
 
     def verify(self, references: Sequence[Reference]) -> Mapping[str, ReferenceResult]:
         """A verdict per reference key, for the references it could judge."""

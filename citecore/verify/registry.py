@@ -10,22 +10,26 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citecore.cache import Cache, content_key
-from citecore.model import Reference, ReferenceResult, ReferenceVerdict
+from citecore.model import Outage, Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict
 from citecore.registries.settings import ClientSettings
 from citecore.serialize import record_from_data, to_data
 
 if TYPE_CHECKING:
     import httpx
 
+    from citecore.registries.http import RegistryClient
+
 logger = logging.getLogger(__name__)
 
 # Bump whenever compare.py or resolve.py would judge an unchanged entry differently.
 LOGIC_VERSION = "2"
 VERDICT_TTL = 30 * 24 * 3600.0
+_UNREACHABLE_NOTE = "registries unreachable: not checked"
 
 
 def _verdict_key(reference: Reference) -> str:
@@ -49,12 +53,12 @@ class RegistryVerifier:
         self.snapshot_path = snapshot_path
         self.transport = transport
         self.requests_sent = 0
-        self.rate_limited = False
-        self.unreachable = False
+        self.outage: Outage | None = None  # what the last run could not check, and why
         self.cache: Cache | None = None
 
     def verify(self, references: Sequence[Reference]) -> Mapping[str, ReferenceResult]:
-        """A verdict for every reference (the network only for those not judged before)."""
+        """A verdict for every reference (the network only for those not judged before);
+        `outage` says afterwards what every call so far could not check, and why."""
         with Cache(self.cache_path) as cache:
             self.cache = cache
             try:
@@ -82,7 +86,7 @@ class RegistryVerifier:
         # The HTTP stack is imported only when something must really be asked.
         import asyncio
 
-        from citecore.registries.http import Failure, RegistryClient
+        from citecore.registries.http import RegistryClient
         from citecore.registries.snapshot import Snapshot
         from citecore.verify.resolve import verify_reference
 
@@ -96,10 +100,10 @@ class RegistryVerifier:
                 if snapshot is not None:
                     snapshot.close()
             self.requests_sent += sum(client.sent.values())
-            self.rate_limited |= client.failures[Failure.RATE_LIMITED] > 0
-            self.unreachable |= (
-                client.failures[Failure.NETWORK] + client.failures[Failure.SERVER] > 0
-            )
+            results = [_unreachable(r) if client.network_down else r for r in results]
+            outage = _outage(client, results)
+            if outage is not None:
+                self.outage = Outage.combined(self.outage, outage)
         for reference, result in zip(references, results, strict=True):
             self._store(reference, result)
         return list(results)
@@ -117,9 +121,57 @@ class RegistryVerifier:
             return None
 
     def _store(self, reference: Reference, result: ReferenceResult) -> None:
-        outage = result.verdict is ReferenceVerdict.ERROR or (
-            result.verdict is ReferenceVerdict.UNVERIFIABLE and self.settings.offline
+        outage = (
+            result.verdict is ReferenceVerdict.ERROR
+            or (result.verdict is ReferenceVerdict.UNVERIFIABLE and self.settings.offline)
+            or _UNREACHABLE_NOTE in result.notes
         )
         if self.cache is not None and not outage:
             payload = json.dumps(to_data(result))
             self.cache.put("verdict", _verdict_key(reference), payload, ttl=VERDICT_TTL)
+
+
+def _outage(client: RegistryClient, results: Sequence[ReferenceResult]) -> Outage | None:
+    """What `client`'s failures left unchecked among `results`, and why; None when nothing."""
+    from citecore.registries.http import Failure
+
+    network_down = client.network_down
+    unchecked = tuple(
+        r.key
+        for r in results
+        if r.verdict is ReferenceVerdict.ERROR
+        or (network_down and r.verdict is ReferenceVerdict.UNVERIFIABLE)
+    )
+    if not unchecked:
+        return None
+    unreachable = {s.value for s in client.unreachable_sources() if s in client.failed}
+
+    def failing(*failures: Failure) -> tuple[str, ...]:
+        return tuple(
+            sorted(
+                s.value
+                for s, f in client.failed.items()
+                if f in failures and s.value not in unreachable
+            )
+        )
+
+    return Outage(
+        unchecked=unchecked,
+        unreachable=tuple(sorted(unreachable)),
+        rate_limited=failing(Failure.RATE_LIMITED),
+        failed=failing(Failure.SERVER, Failure.NETWORK),
+        network_down=network_down,
+    )
+
+
+def _unreachable(result: ReferenceResult) -> ReferenceResult:
+    """A reference left unchecked because no registry could be reached: `unverifiable`, with
+    the reason, whatever partial verdict the failures led to (cached answers still count)."""
+    if result.verdict not in (ReferenceVerdict.ERROR, ReferenceVerdict.UNVERIFIABLE):
+        return result
+    return replace(
+        result,
+        verdict=ReferenceVerdict.UNVERIFIABLE,
+        flags=result.flags | {ReferenceFlag.COVERAGE_INCOMPLETE},
+        notes=(*result.notes, _UNREACHABLE_NOTE),
+    )

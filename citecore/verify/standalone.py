@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from citecore.api import registry_verifier
@@ -25,16 +25,6 @@ from citecore.model import (
 from citecore.options import Options
 from citecore.verify import Verifier
 from citecore.verify.progress import load_progress, references_digest, save_progress
-from citecore.verify.registry import RegistryVerifier
-
-
-@dataclass(frozen=True, slots=True)
-class VerifyRun:
-    """The result of verifying bibliographies, and whether registries failed us."""
-
-    result: CheckResult
-    rate_limited: bool
-    unreachable: bool
 
 
 def single_reference(
@@ -81,7 +71,7 @@ def verify_bibliography(
     options: Options,
     documents: Sequence[str] = (),
     progress: Path | None = None,
-) -> VerifyRun:
+) -> CheckResult:
     """Verify every parsed entry of `bibliography`; unparsed entries keep their verdict. With
     `progress`, verdicts are saved as they come and an interrupted run resumes."""
     verifier = registry_verifier(options)
@@ -102,16 +92,11 @@ def verify_bibliography(
                 entry.key,
                 ReferenceResult(entry.key, ReferenceVerdict.UNPARSED, notes=(entry.reason,)),
             )
+    outage = verifier.outage if verifier is not None else None
     findings = reference_findings(bibliography, options.today) + verdict_findings(
-        verified, bibliography
+        verified, bibliography, outage=outage
     )
-    result = CheckResult(tuple(documents), bibliography, (), results, tuple(findings))
-    registry = verifier if isinstance(verifier, RegistryVerifier) else None
-    return VerifyRun(
-        result,
-        rate_limited=bool(registry and registry.rate_limited),
-        unreachable=bool(registry and registry.unreachable),
-    )
+    return CheckResult(tuple(documents), bibliography, (), results, tuple(findings), outage=outage)
 
 
 _LIST_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
@@ -143,13 +128,13 @@ def load_inputs(paths: Sequence[Path]) -> Bibliography:
 
 def verify_files(
     paths: Sequence[Path], options: Options, progress: Path | None = None
-) -> VerifyRun:
+) -> CheckResult:
     """Verify bibliography files (.bib, CSL JSON, CSL YAML), plain-text reference lists and the
     reference section of PDFs."""
     return verify_bibliography(load_inputs(paths), options, progress=progress)
 
 
-def verify_one(reference: Reference, options: Options) -> VerifyRun:
+def verify_one(reference: Reference, options: Options) -> CheckResult:
     """Verify one reference given on the command line."""
     bibliography = Bibliography(("<command line>",), {reference.key: reference})
     return verify_bibliography(bibliography, options)

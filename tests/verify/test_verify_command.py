@@ -107,9 +107,20 @@ def test_outage_exit_codes(online: RegistryEmulator, tmp_path: Path) -> None:
     online.serve(europepmc.search_request(title), Reply(503, "down"))
     online.serve(arxiv.search_request(title), Reply(503, "down"))
     online.serve(dblp.search_request(title), Reply(503, "down"))
-    assert main(["verify", str(bib), "-f", "json", "-o", str(tmp_path / "r.json")]) == 4
-    verdict = json.loads((tmp_path / "r.json").read_text())["references"][0]
+    # By default an outage is noted (one finding for the run) and the run goes on ...
+    assert main(["verify", str(bib), "-f", "json", "-o", str(tmp_path / "r.json")]) == 0
+    report = json.loads((tmp_path / "r.json").read_text())
+    verdict = report["references"][0]
     assert verdict["verdict"] == "error" and "coverage_incomplete" in verdict["flags"]
+    (outage,) = report["findings"]
+    assert outage["kind"] == "outage" and outage["key"] is None
+    assert outage["message"] == (
+        "1 reference not checked fully: crossref kept rate-limiting; arxiv, dblp, europepmc "
+        "did not answer; run again later (answers so far are cached)"
+    )
+    # ... and fails it when asked: 4 for rate limiting.
+    fail_on = ["--fail-on", "errors,outage"]
+    assert main(["verify", str(bib), *fail_on, "-f", "json", "-o", str(tmp_path / "r.json")]) == 4
 
 
 def test_plain_text_list_is_verified(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -136,7 +147,8 @@ def test_resume_skips_done_entries_and_retries_outages(
         arxiv.search_request(title), fixture("arxiv/query_id_list_0000.0000_no_results.xml")
     )
     online.serve(dblp.search_request(title), dblp_no_hits())
-    assert main(["verify", str(bib), "--resume", str(progress), "-f", "json", "-q"]) == 6
+    first = ["verify", str(bib), "--resume", str(progress), "--fail-on", "errors,outage"]
+    assert main([*first, "-f", "json", "-q"]) == 6
     saved = json.loads(progress.read_text())
     assert set(saved["results"]) == {"sankar2014"}  # the outage is not kept
     asked_before = online.requests()

@@ -1,0 +1,86 @@
+"""A run without network stops trying at once and says so once: every registry's address is a
+loopback port nobody listens on, so each connection is refused as on a laptop offline."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from citecore.api import check_citations
+from citecore.model import (
+    Bibliography,
+    Citation,
+    CitationMode,
+    FindingKind,
+    Reference,
+    ReferenceFlag,
+    ReferenceVerdict,
+    SourceLocation,
+)
+from citecore.options import build_options
+from citecore.policy import exit_status
+from citecore.registries.record import Source
+from citecore.registries.settings import ClientSettings
+from citecore.verify.registry import RegistryVerifier
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _references(count: int) -> list[Reference]:
+    return [
+        Reference(
+            key=f"ref{i}",
+            entry_type="article",
+            location=SourceLocation("refs.bib", i + 1),
+            title=f"A study of topic number {i} in depth",
+            year=2000 + i % 20,
+            doi=f"10.1234/example.{i}" if i % 2 else "",
+            arxiv_id="" if i % 3 else f"2101.{i:05d}",
+        )
+        for i in range(count)
+    ]
+
+
+def test_unreachable_registries_are_given_up_at_once_and_reported_once(tmp_path: Path) -> None:
+    port = _closed_port()
+    urls = {source: f"http://127.0.0.1:{port}" for source in Source}
+    verifier = RegistryVerifier(ClientSettings(base_urls=urls), tmp_path / "cache.sqlite")
+    references = _references(40)
+    bibliography = Bibliography(("refs.bib",), {r.key: r for r in references})
+    options = build_options({"strict": True})
+    result = check_citations([], bibliography, options, None, documents=(), folder=tmp_path)
+    assert result.outage is None  # no verifier, no outage
+    verified = verifier.verify(references)
+    # A few connections refused, not one per reference and retry: the circuit opened.
+    assert verifier.requests_sent <= 2 * len(Source)
+    assert {r.verdict for r in verified.values()} == {ReferenceVerdict.UNVERIFIABLE}
+    assert all(ReferenceFlag.COVERAGE_INCOMPLETE in r.flags for r in verified.values())
+    assert verifier.outage is not None and verifier.outage.network_down
+    assert len(verifier.outage.unchecked) == 40
+
+
+def test_the_outage_is_one_finding_and_fails_only_when_asked(tmp_path: Path) -> None:
+    port = _closed_port()
+    urls = {source: f"http://127.0.0.1:{port}" for source in Source}
+    references = _references(12)
+    bibliography = Bibliography(("refs.bib",), {r.key: r for r in references})
+    for fail_on, expected in ((None, 0), ("errors,outage", 6)):
+        verifier = RegistryVerifier(ClientSettings(base_urls=urls), tmp_path / "cache.sqlite")
+        options = build_options({"strict": True, "fail_on": fail_on})
+        citations = [
+            Citation(r.key, CitationMode.NORMAL, SourceLocation("doc.md", 1)) for r in references
+        ]
+        result = check_citations(
+            citations, bibliography, options, verifier, documents=("doc.md",), folder=tmp_path
+        )
+        outages = [f for f in result.findings if f.kind is FindingKind.OUTAGE]
+        assert [f.message for f in outages] == [
+            "registries unreachable: 12 references not checked; cached answers used; run "
+            "again online, or with --offline to skip the network"
+        ]
+        assert not [f for f in result.findings if f.kind is FindingKind.UNVERIFIABLE]
+        assert exit_status(result, options) == expected
