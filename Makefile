@@ -13,13 +13,23 @@ TEX_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-latex-extra
 install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 
+# What they need of it, asked of TeX itself (kpsewhich) rather than of the package manager: a
+# machine with latexmk and pdflatex may still lack lmodern.sty.
+TEX_FILES := lmodern.sty natbib.sty biblatex.sty hyperref.sty xcolor.sty caption.sty verbatim.sty \
+	geometry.sty microtype.sty parskip.sty bookmark.sty upquote.sty csquotes.sty amsmath.sty \
+	iftex.sty fontspec.sty unicode-math.sty babel.sty ngerman.ldf french.ldf
+TEX_COMMANDS := latexmk pdflatex xelatex bibtex biber kpsewhich pdftotext pdftoppm
+TEX_MISSING = $$(for c in $(TEX_COMMANDS); do command -v $$c >/dev/null 2>&1 || echo $$c; done; \
+	for f in $(TEX_FILES); do kpsewhich $$f >/dev/null 2>&1 || echo $$f; done)
+
 install-tex:
-	@missing=$$(for p in $(TEX_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
-		| grep -q 'install ok installed' || echo $$p; done); \
-	if [ -z "$$missing" ]; then echo "TeX Live: already installed"; else \
-		echo "TeX Live: installing $$missing"; \
+	@missing="$(TEX_MISSING)"; \
+	if [ -z "$$missing" ]; then echo "TeX Live: every command and package the demo and tests use is there"; \
+	else echo "TeX Live: missing" $$missing "- installing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install \
-		-y -qq --no-install-recommends $$missing >/dev/null; fi
+		-y -qq --no-install-recommends $(TEX_PACKAGES) >/dev/null; \
+		still="$(TEX_MISSING)"; \
+		if [ -n "$$still" ]; then echo "TeX Live: still missing" $$still; exit 1; fi; fi
 
 demo: install install-tex
 	bash scripts/demo.sh

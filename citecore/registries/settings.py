@@ -9,6 +9,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from citecore.errors import OptionsError
 from citecore.registries.record import Source
 
 
@@ -49,6 +50,33 @@ BASE_URLS: Mapping[Source, str] = {
 }
 
 
+def rate_variables(source: Source) -> tuple[str, str]:
+    """The environment variables that set a source's request rate (per second) and how many
+    requests may run at once: `CITECHECK_CROSSREF_RATE`, `CITECHECK_CROSSREF_CONCURRENCY`."""
+    name = source.value.upper()
+    return f"CITECHECK_{name}_RATE", f"CITECHECK_{name}_CONCURRENCY"
+
+
+def _policy(source: Source, policy: SourcePolicy, environ: Mapping[str, str]) -> SourcePolicy:
+    """`policy` with the user's own limits for `source` (a mirror, a paid tier, a local
+    service); a value that is not a positive number is refused in one line."""
+    rate_name, concurrency_name = rate_variables(source)
+    rate, concurrency = policy.requests_per_second, policy.concurrency
+    try:
+        if environ.get(rate_name):
+            rate = float(environ[rate_name])
+        if environ.get(concurrency_name):
+            concurrency = int(environ[concurrency_name])
+    except ValueError:
+        rate = concurrency = 0
+    if not rate > 0 or concurrency < 1:
+        raise OptionsError(
+            f"{rate_name} must be a positive number and {concurrency_name} a positive whole "
+            f"number (got {environ.get(rate_name)!r}, {environ.get(concurrency_name)!r})"
+        )
+    return SourcePolicy(rate, concurrency)
+
+
 def base_url_variable(source: Source) -> str:
     """The environment variable that overrides a source's base URL (`CITECHECK_CROSSREF_URL`)."""
     return f"CITECHECK_{source.value.upper()}_URL"
@@ -74,8 +102,10 @@ class ClientSettings:
     def from_environment(
         cls, environ: Mapping[str, str] | None = None, /, **overrides: object
     ) -> ClientSettings:
-        """Settings with base-URL overrides (`CITECHECK_<SOURCE>_URL`), the contact email
-        (`CITECHECK_EMAIL`) and API keys (`OPENALEX_API_KEY`, `S2_API_KEY`, `NCBI_API_KEY`)."""
+        """Settings with base-URL overrides (`CITECHECK_<SOURCE>_URL`), limits
+        (`CITECHECK_<SOURCE>_RATE` in requests per second, `CITECHECK_<SOURCE>_CONCURRENCY`),
+        the contact email (`CITECHECK_EMAIL`) and API keys (`OPENALEX_API_KEY`, `S2_API_KEY`,
+        `NCBI_API_KEY`)."""
         environ = os.environ if environ is None else environ
         base_urls = dict(BASE_URLS)
         for source in Source:
@@ -89,6 +119,9 @@ class ClientSettings:
         policies = dict(POLICIES)
         if "NCBI_API_KEY" in keys:
             policies[Source.PUBMED] = PUBMED_WITH_KEY
+        # The published limits hold unless the user says otherwise: a base URL alone (a mirror
+        # of unknown capacity) never lifts them.
+        policies = {source: _policy(source, p, environ) for source, p in policies.items()}
         settings = cls(
             email=environ.get("CITECHECK_EMAIL", ""),
             base_urls=base_urls,

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from citecore.cache import Cache
+from citecore.errors import OptionsError
 from citecore.registries import crossref
 from citecore.registries.http import (
     Failure,
@@ -155,3 +156,26 @@ def test_retry_after_http_date() -> None:
     header = email.utils.formatdate(now + 30, usegmt=True)
     seconds = retry_after_seconds(header, now=now)
     assert seconds is not None and 28 <= seconds <= 31
+
+
+def test_limits_are_the_published_ones_unless_the_user_sets_them() -> None:
+    mirror = ClientSettings.from_environment({"CITECHECK_ARXIV_URL": "http://127.0.0.1:1"})
+    assert mirror.policies[Source.ARXIV] == SourcePolicy(1 / 3, 1)  # a base URL lifts nothing
+    own = ClientSettings.from_environment(
+        {"CITECHECK_ARXIV_RATE": "50", "CITECHECK_ARXIV_CONCURRENCY": "8"}
+    )
+    assert own.policies[Source.ARXIV] == SourcePolicy(50.0, 8)
+    assert own.policies[Source.CROSSREF] == SourcePolicy(10.0, 3)
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"CITECHECK_DBLP_RATE": "fast"},
+        {"CITECHECK_DBLP_RATE": "0"},
+        {"CITECHECK_DBLP_CONCURRENCY": "0"},
+    ],
+)
+def test_a_limit_that_is_no_positive_number_is_refused(environ: dict[str, str]) -> None:
+    with pytest.raises(OptionsError, match="CITECHECK_DBLP_RATE must be a positive number"):
+        ClientSettings.from_environment(environ)
