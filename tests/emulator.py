@@ -7,15 +7,21 @@ request no route declares: the whole live path runs over about 1,100 labelled re
 Strict like arxiv.py's recorded tests: a request with no route is answered 500 and remembered
 (`unexpected`), and a route never asked for is remembered too (`unused`), so a test can fail on
 either instead of passing by accident. Fault injection per route: a scripted sequence of
-statuses (429 with `Retry-After`, 5xx), latency, and truncated bodies.
+statuses (429 with `Retry-After`, 5xx), latency, and truncated bodies; and across every route,
+`faults` decides per request whether to time out, rate-limit, fail, truncate, cut short or reset
+(bench/chaos.py).
 """
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -26,6 +32,8 @@ from citecore.registries.settings import base_url_variable
 from tests.paths import FIXTURES
 from tests.world import World
 
+# How long a TIMEOUT fault keeps the client waiting: longer than the timeout fault runs set.
+FAULT_TIMEOUT_DELAY = 6.0
 # Identification and credentials that the client adds; routes are matched without them.
 _IDENTIFICATION = {"mailto", "tool", "email", "api_key"}
 
@@ -38,6 +46,17 @@ class Reply:
     body: str = ""
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+
+
+class Fault(Enum):
+    """A way a registry fails: what bench/chaos.py and the fault tests inject."""
+
+    TIMEOUT = "timeout"  # answers after the client's timeout
+    RATE_LIMITED = "rate_limited"  # 429 with Retry-After
+    SERVER_ERROR = "server_error"  # 503
+    TRUNCATED = "truncated"  # 200 whose body stops half-way (the length says so)
+    CUT_SHORT = "cut_short"  # promises more bytes than it sends, then closes
+    RESET = "reset"  # closes the connection without a word
 
 
 @dataclass
@@ -79,12 +98,26 @@ def _route_key(path: str, params: list[tuple[str, str]]) -> str:
     return json.dumps([path, kept])
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A server that does not print the broken pipes its own injected faults cause."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        return
+
+
 class RegistryEmulator:
     """The server; `serve(request, replies…)` declares what answers a request of ours."""
 
-    def __init__(self, strict: bool = True, world: World | None = None) -> None:
+    def __init__(
+        self,
+        strict: bool = True,
+        world: World | None = None,
+        faults: Callable[[str], Fault | None] | None = None,
+    ) -> None:
         self.strict = strict
         self.world = world
+        self.faults = faults  # asked for each request's route key: inject this fault, or not
+        self.injected: Counter[Fault] = Counter()
         self.routes: dict[str, Route] = {}
         self.unexpected: list[str] = []
         self.log: list[tuple[float, str]] = []
@@ -101,6 +134,11 @@ class RegistryEmulator:
                     {k: v for k, v in params if k in _IDENTIFICATION}
                     | {"user-agent": self.headers.get("User-Agent", "")}
                 )
+                fault = emulator.faults(key) if emulator.faults is not None else None
+                if fault is not None:
+                    emulator.injected[fault] += 1
+                    self._fail(fault)
+                    return
                 route = emulator.routes.get(key)
                 answer = (
                     emulator.world.answer(url.path, dict(params))
@@ -126,10 +164,29 @@ class RegistryEmulator:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _fail(self, fault: Fault) -> None:
+                if fault is Fault.RESET:
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                if fault is Fault.TIMEOUT:
+                    time.sleep(FAULT_TIMEOUT_DELAY)
+                status = {Fault.RATE_LIMITED: 429, Fault.SERVER_ERROR: 503}.get(fault, 200)
+                body = b'{"status": "ok", "message": {"items": [{"title": ["A cut'
+                self.send_response(status)
+                if fault is Fault.RATE_LIMITED:
+                    self.send_header("Retry-After", "0")
+                self.send_header("Content-Type", "application/json")
+                promised = len(body) * 2 if fault is Fault.CUT_SHORT else len(body)
+                self.send_header("Content-Length", str(promised))
+                self.end_headers()
+                self.wfile.write(body)
+                self.close_connection = True
+
             def log_message(self, format: str, *args: object) -> None:
                 return
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = _QuietServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property

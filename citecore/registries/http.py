@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import json
 import logging
 import time
+import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -37,6 +39,7 @@ POSITIVE_TTL = 30 * 24 * 3600.0
 NEGATIVE_TTL = 24 * 3600.0
 _ABSENT_STATUSES = {400, 404, 410}
 _CONNECT_FAILURES_TO_OPEN = 2  # connections in a row that could not be opened
+_LOST_REQUESTS_TO_OPEN = 3  # requests in a row lost to timeouts or broken connections
 _CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a black-holed network answers never
 _Param = str | int | float | bool | None  # what httpx accepts as a query value
 
@@ -68,6 +71,18 @@ class RegistryResponse:
     http_status: int | None = None
     failure: Failure | None = None
     from_cache: bool = False
+
+
+def _readable(request: RegistryRequest, body: str) -> bool:
+    """Whether a body is whole in the format asked for (JSON or XML); other formats pass."""
+    try:
+        if "json" in request.accept:
+            json.loads(body)
+        elif "xml" in request.accept:
+            ElementTree.fromstring(body)
+    except (ValueError, ElementTree.ParseError):
+        return False
+    return True
 
 
 def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
@@ -152,6 +167,7 @@ class RegistryClient:
         self._unreachable: set[Source] = set()
         self._refused: Counter[Source] = Counter()  # connections that could not be opened
         self._answered: set[Source] = set()  # sources that sent any HTTP reply this run
+        self._lost: Counter[Source] = Counter()  # requests in a row lost after their retries
         self.network_down = False
 
     async def __aenter__(self) -> RegistryClient:
@@ -220,7 +236,14 @@ class RegistryClient:
             return RegistryResponse(request, Status.FAILED, failure=Failure.NETWORK)
         response = await self._send_with_retries(request)
         if response.failure is Failure.NETWORK:
-            self._unreachable.add(request.source)
+            # A source whose requests keep failing on the network after their retries (it
+            # accepts connections and never answers) is given up for the run, like one that
+            # refuses them; a single slow answer is not enough.
+            self._lost[request.source] += 1
+            if self._lost[request.source] >= _LOST_REQUESTS_TO_OPEN:
+                self._unreachable.add(request.source)
+        elif response.status is not Status.FAILED:
+            self._lost[request.source] = 0
         if self.cache is not None and response.status is not Status.FAILED:
             ttl = POSITIVE_TTL if response.status is Status.OK else NEGATIVE_TTL
             self.cache.put("http", key, f"{response.http_status}\n{response.body}", ttl=ttl)
@@ -281,10 +304,12 @@ class RegistryClient:
                 self._answered.add(source)
                 self._refused[source] = 0
                 self._obey_rate_headers(limiter, reply.headers)
-                if reply.status_code == 200:
+                if reply.status_code == 200 and _readable(request, reply.text):
                     return RegistryResponse(request, Status.OK, reply.text, 200)
                 if reply.status_code in _ABSENT_STATUSES:
                     return RegistryResponse(request, Status.ABSENT, reply.text, reply.status_code)
+                # A 200 whose body does not parse (cut off on the way) is a server failure: retried,
+                # never cached, never read as "nothing found".
                 failure = Failure.RATE_LIMITED if reply.status_code == 429 else Failure.SERVER
                 waited = retry_after_seconds(reply.headers.get("Retry-After"))
                 delay = self._backoff(attempt) if waited is None else waited

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Bump whenever compare.py or resolve.py would judge an unchanged entry differently.
-LOGIC_VERSION = "2"
+LOGIC_VERSION = "3"
 VERDICT_TTL = 30 * 24 * 3600.0
 _UNREACHABLE_NOTE = "registries unreachable: not checked"
 
@@ -94,7 +94,7 @@ class RegistryVerifier:
         async with RegistryClient(self.settings, self.cache, self.transport) as client:
             try:
                 results = await asyncio.gather(
-                    *(verify_reference(r, client, snapshot) for r in references)
+                    *(_guarded(verify_reference(r, client, snapshot), r) for r in references)
                 )
             finally:
                 if snapshot is not None:
@@ -129,6 +129,21 @@ class RegistryVerifier:
         if self.cache is not None and not outage:
             payload = json.dumps(to_data(result))
             self.cache.put("verdict", _verdict_key(reference), payload, ttl=VERDICT_TTL)
+
+
+async def _guarded(verdict: Awaitable[ReferenceResult], reference: Reference) -> ReferenceResult:
+    """The verdict, or `error` when judging this one reference failed unexpectedly (an answer
+    no parser foresaw): one reference is lost, not the run."""
+    try:
+        return await verdict
+    except Exception as exc:
+        logger.warning("%s: could not be checked: %s: %s", reference.key, type(exc).__name__, exc)
+        return ReferenceResult(
+            reference.key,
+            ReferenceVerdict.ERROR,
+            frozenset({ReferenceFlag.COVERAGE_INCOMPLETE}),
+            notes=(f"could not be checked: {type(exc).__name__}",),
+        )
 
 
 def _outage(client: RegistryClient, results: Sequence[ReferenceResult]) -> Outage | None:

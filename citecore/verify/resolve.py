@@ -58,6 +58,12 @@ class _Trail:
 
     consulted: list[str] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
+    # Optional sources that failed: they never block a verdict found elsewhere, but a work
+    # they might have held is not "not found" (every consulted source must have answered).
+    optional_failures: list[Failure] = field(default_factory=list)
+    # An identifier of the reference that no registry answered for: the reference may not be
+    # called verified (cited right) on its title alone.
+    identifier_unchecked: bool = False
     notes: list[str] = field(default_factory=list)
     mismatches: list[FieldMismatch] = field(default_factory=list)
     records: list[WorkRecord] = field(default_factory=list)
@@ -197,7 +203,8 @@ async def _search(
 ) -> list[WorkRecord]:
     """Title search in order (Crossref, Europe PMC, arXiv, then OpenAlex and Semantic Scholar
     when their keys are set, then DBLP), stopping at the first source with an exact title match.
-    DBLP is the last resort and optional: its silence or failure never blocks a verdict."""
+    DBLP is the last resort and optional: its failure never blocks a verdict found elsewhere,
+    but leaves `not_found` unsaid."""
     first_author = reference.authors[0].family if reference.authors else ""
     searches: list[tuple[RegistryRequest, Callable[[str], list[WorkRecord]]]] = [
         (crossref.search_request(reference.title, first_author), crossref.parse_search),
@@ -215,7 +222,10 @@ async def _search(
     for request, parse in searches:
         response = await fetch(request)
         if request.source is Source.DBLP and response.status is Status.FAILED:
-            continue  # optional: an unreachable DBLP neither blocks nor weakens the verdict
+            # optional: an unreachable DBLP neither blocks nor weakens a verdict found elsewhere
+            trail.note_source(request.source.value)
+            trail.optional_failures.append(response.failure or Failure.NETWORK)
+            continue
         if not trail.saw(response) or response.status is Status.ABSENT:
             continue
         try:
@@ -340,6 +350,7 @@ async def _verdict(
     restated = reference.arxiv_id.lower() == arxiv_from_doi(reference.doi).lower()
     if reference.arxiv_id and not restated and not local_arxiv:
         await _resolve_arxiv(reference.arxiv_id, fetch, trail)
+    trail.identifier_unchecked = bool(trail.failures)
     judged = [(record, compare(reference, record)) for record in trail.records]
     if len({r.doi or r.arxiv_id for r, _ in judged}) > 1 and not _same_work(judged):
         trail.mismatches.append(
@@ -371,7 +382,8 @@ async def _verdict(
     if best is not None:
         best, comparison = await _follow_up(lookup, best, compare(reference, best))
         return _judged(reference, best, comparison, trail)
-    if trail.failures:
+    if trail.failures or trail.optional_failures:
+        trail.failures.extend(trail.optional_failures)
         return _result(reference, _outage(trail), None, trail, None)
     trail.notes.append(
         "not confirmed by any registry consulted (books, theses and reports are "
@@ -395,6 +407,9 @@ def _judged(
     """The verdict once a record was chosen and every follow-up question was asked."""
     trail.mismatches.extend(comparison.mismatches)
     verdict = ReferenceVerdict.MISMATCH if trail.mismatches else ReferenceVerdict.VERIFIED
+    if verdict is ReferenceVerdict.VERIFIED and trail.identifier_unchecked:
+        trail.notes.append("its identifiers could not be checked: a registry did not answer")
+        verdict = _outage(trail)
     if suggested is not None:
         trail.mismatches[:] = [_corrected(m, suggested) for m in trail.mismatches]
     return _result(reference, verdict, record, trail, comparison, suggested)
