@@ -28,6 +28,17 @@ _SCHEMA = """CREATE TABLE IF NOT EXISTS entries (
 )"""
 
 
+# Trouble with a cache file is said once per process and file: a run opens the cache several
+# times, and a read-only or full disk would otherwise repeat itself on every entry.
+_reported: set[str] = set()
+
+
+def _report_once(path: Path, message: str, exc: Exception) -> None:
+    if str(path) not in _reported:
+        _reported.add(str(path))
+        logger.warning("%s %s; continuing without caching: %s", message, path, exc)
+
+
 def default_cache_path() -> Path:
     """The per-user cache file (platformdirs' user cache folder)."""
     return Path(user_cache_dir("citecheck", appauthor=False)) / "cache.sqlite3"
@@ -56,7 +67,7 @@ class Cache:
             connection.execute(_SCHEMA)
             self._connection = connection
         except (OSError, sqlite3.Error) as exc:
-            logger.warning("cache %s unavailable, continuing without it: %s", self.path, exc)
+            _report_once(self.path, "cache unavailable:", exc)
 
     def get(self, namespace: str, key: str) -> str | None:
         """The stored value, or None when absent, expired or unreadable."""
@@ -68,7 +79,7 @@ class Cache:
                 (namespace, key),
             ).fetchone()
         except sqlite3.Error as exc:
-            logger.warning("cache read failed: %s", exc)
+            _report_once(self.path, "cache unreadable:", exc)
             return None
         if row is None or (row[1] is not None and row[1] < time.time()):
             return None
@@ -87,7 +98,7 @@ class Cache:
                 (namespace, key, value, expires),
             )
         except sqlite3.Error as exc:
-            logger.warning("cache write failed: %s", exc)
+            _report_once(self.path, "cache not writable:", exc)
 
     def close(self) -> None:
         """Close the database (further calls behave as an empty cache)."""

@@ -475,7 +475,9 @@ def _verify(args: argparse.Namespace) -> int:
         else:
             args.output.write_bytes(text.encode(encoding))
     else:
-        fmt = ReportFormat(args.format) if args.format else ReportFormat.TABLE
+        by_suffix = _SUFFIX_FORMATS.get(args.output.suffix.lower()) if args.output else None
+        chosen = args.format or by_suffix
+        fmt = ReportFormat(chosen) if chosen else ReportFormat.TABLE
         report = render_report(result, fmt, options.only_issues)
         if args.output is None:
             sys.stdout.write(report)

@@ -201,3 +201,16 @@ def test_every_option_has_a_help_line() -> None:
         return found
 
     assert silent(_parser(), "citecheck") == []
+
+
+def test_an_unusable_cache_is_said_once_and_the_run_completes(
+    problems: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder should be")
+    code = main(["check", str(problems / "paper.md"), "--cache", str(blocked / "cache.sqlite3")])
+    assert code == 1  # the run's own findings, not a crash
+    said = [
+        r.getMessage() for r in caplog.records if "continuing without caching" in r.getMessage()
+    ]
+    assert len(said) == 1, said

@@ -19,7 +19,7 @@ import logging
 import time
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -139,6 +139,33 @@ class _Limiter:
         self._interval = max(self._interval, 1.0 / requests_per_second)
 
 
+class _Redact(logging.Filter):
+    """Takes API keys out of what httpx and httpcore log (httpx logs each request's URL, and
+    OpenAlex and PubMed take their keys in the query)."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if any(secret in message for secret in self.secrets):
+            for secret in self.secrets:
+                message = message.replace(secret, "***")
+            record.msg, record.args = message, ()
+        return True
+
+
+def _redact_library_logs(secrets: Iterable[str]) -> None:
+    """Install the redaction once per set of keys on the loggers of the HTTP stack."""
+    wanted = sorted(set(secrets))
+    for name in ("httpx", "httpcore"):
+        library = logging.getLogger(name)
+        if not any(isinstance(f, _Redact) and f.secrets == wanted for f in library.filters):
+            library.filters = [f for f in library.filters if not isinstance(f, _Redact)]
+            library.addFilter(_Redact(wanted))
+
+
 class RegistryClient:
     """Sends RegistryRequests politely and returns RegistryResponses; use `async with`."""
 
@@ -181,6 +208,7 @@ class RegistryClient:
         if self._http is None:
             import httpx
 
+            _redact_library_logs(self.settings.api_keys.values())
             contact = f" (mailto:{self.settings.email})" if self.settings.email else ""
             self._http = httpx.AsyncClient(
                 transport=self._transport,
