@@ -99,7 +99,10 @@ def _route_key(path: str, params: list[tuple[str, str]]) -> str:
 
 
 class _QuietServer(ThreadingHTTPServer):
-    """A server that does not print the broken pipes its own injected faults cause."""
+    """A server that does not print the broken pipes its own injected faults cause, and that
+    queues connections as a real service does (socketserver's default queue is 5)."""
+
+    request_queue_size = 256
 
     def handle_error(self, request: object, client_address: object) -> None:
         return

@@ -38,7 +38,9 @@ logger = logging.getLogger(__name__)
 POSITIVE_TTL = 30 * 24 * 3600.0
 NEGATIVE_TTL = 24 * 3600.0
 _ABSENT_STATUSES = {400, 404, 410}
-_CONNECT_FAILURES_TO_OPEN = 2  # connections in a row that could not be opened
+# A source whose connections keep failing this long (no success between) is unreachable: long
+# enough that a burst of refusals at one moment (a full listen queue) is not enough.
+_CONNECT_FAILING_FOR = 0.5
 _LOST_REQUESTS_TO_OPEN = 3  # requests in a row lost to timeouts or broken connections
 _CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a black-holed network answers never
 _Param = str | int | float | bool | None  # what httpx accepts as a query value
@@ -192,7 +194,8 @@ class RegistryClient:
         # A source that could not be reached at all is not tried again in this run: a build
         # without network must not wait out every request's retries (the circuit breaker).
         self._unreachable: set[Source] = set()
-        self._refused: Counter[Source] = Counter()  # connections that could not be opened
+        self._refused: dict[Source, float] = {}  # when connecting to a source began to fail
+        self._opened: set[Source] = set()  # sources whose circuit opened on connections
         self._answered: set[Source] = set()  # sources that sent any HTTP reply this run
         self._lost: Counter[Source] = Counter()  # requests in a row lost after their retries
         self.network_down = False
@@ -234,15 +237,18 @@ class RegistryClient:
         return frozenset(self._unreachable)
 
     def _connection_failed(self, source: Source) -> None:
-        """Count a connection that could not be opened (DNS failure, refused, no route,
-        connect timeout). Two in a row open this source's circuit; when two sources fail so
-        and none has answered this run, the network itself is down and every source's circuit
-        opens: a build without network stops trying within seconds, not minutes."""
-        self._refused[source] += 1
-        if self._refused[source] >= _CONNECT_FAILURES_TO_OPEN:
-            self._unreachable.add(source)
-        refused = {s for s, n in self._refused.items() if n}
-        if len(refused) >= 2 and not self._answered and not self.network_down:
+        """A connection to `source` could not be opened (DNS failure, refused, no route,
+        connect timeout). When its connections have kept failing for _CONNECT_FAILING_FOR
+        seconds, its circuit opens; when two sources fail so and none has answered this run,
+        the network itself is down and every source's circuit opens: a build without network
+        stops trying within a second or two, not minutes."""
+        now = self._clock()
+        began = self._refused.setdefault(source, now)
+        if now - began < _CONNECT_FAILING_FOR:
+            return
+        self._opened.add(source)
+        self._unreachable.add(source)
+        if len(self._opened) >= 2 and not self._answered and not self.network_down:
             self.network_down = True
             self._unreachable.update(Source)
             logger.info("no registry could be reached: the network looks down")
@@ -330,7 +336,7 @@ class RegistryClient:
                     self._connection_failed(source)
             else:
                 self._answered.add(source)
-                self._refused[source] = 0
+                self._refused.pop(source, None)
                 self._obey_rate_headers(limiter, reply.headers)
                 if reply.status_code == 200 and _readable(request, reply.text):
                     return RegistryResponse(request, Status.OK, reply.text, 200)
