@@ -51,4 +51,6 @@ bench: install
 	$(PYTHON) bench/align_speed.py
 	$(PYTHON) bench/extraction_differential.py --examples 1000
 	$(PYTHON) bench/latex_differential.py --examples 300
+	$(PYTHON) bench/chaos.py
+	$(PYTHON) bench/kill_resume.py
 	CITECHECK_OFFLINE=1 $(PYTHON) bench/grounding_run.py
