@@ -16,7 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.chaos import chaos_run, hallmark_references
+from tests.chaos import chaos_run
+from tests.hallmark import hallmark_references
 
 
 def main() -> None:

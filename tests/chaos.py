@@ -18,37 +18,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citecore.bib.bibtex import parse_bibtex
 from citecore.model import Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict
 from citecore.registries.record import Source
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import Fault, RegistryEmulator
-from tests.paths import CORPUS
 from tests.world import World
 
 # Loopback: the published limits would only make the run slow, not different.
 LOOPBACK = {source: SourcePolicy(2000.0, 16) for source in Source}
 ABSTAINING = {ReferenceVerdict.ERROR, ReferenceVerdict.UNVERIFIABLE}
-
-
-def hallmark_references(limit: int) -> list[Reference]:
-    """The first `limit` parseable references of the HALLMARK dev split."""
-    import json
-
-    path = CORPUS / "hallucination" / "hallmark" / "data" / "dev_public.jsonl"
-    references: list[Reference] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
-        if entry.get("generation_method") == "canary":
-            continue
-        fields = entry.get("fields") or {}
-        body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items())
-        text = f"@{entry.get('bibtex_type', 'misc')}{{{entry['bibtex_key']},\n{body}\n}}\n"
-        references.extend(parse_bibtex(text, "hallmark.bib").references)
-        if len(references) >= limit:
-            break
-    return references[:limit]
 
 
 @dataclass

@@ -19,24 +19,8 @@ from pathlib import Path
 from citecore.registries.record import Source
 from citecore.registries.settings import rate_variables
 from tests.emulator import RegistryEmulator
-from tests.paths import CORPUS
+from tests.hallmark import hallmark_bibtex
 from tests.world import World
-
-
-def hallmark_bibtex(limit: int) -> str:
-    """The first `limit` HALLMARK dev entries as one .bib text."""
-    path = CORPUS / "hallucination" / "hallmark" / "data" / "dev_public.jsonl"
-    entries = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
-        if entry.get("generation_method") == "canary":
-            continue
-        fields = entry.get("fields") or {}
-        body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items())
-        entries.append(f"@{entry.get('bibtex_type', 'misc')}{{{entry['bibtex_key']},\n{body}\n}}\n")
-        if len(entries) >= limit:
-            break
-    return "\n".join(entries)
 
 
 @dataclass

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from tests.emulator import RegistryEmulator
-from tests.kill_resume import hallmark_bibtex, run_environment
+from tests.hallmark import hallmark_bibtex
+from tests.kill_resume import run_environment
 from tests.world import World
 
 
