@@ -12,6 +12,7 @@ from citecore.model import (
     CitationResult,
     Finding,
     Match,
+    Outage,
     ReferenceResult,
     Severity,
 )
@@ -128,7 +129,22 @@ def to_json_data(result: CheckResult, only_issues: bool = False) -> dict[str, An
         "citations": citations,
         "references": references,
         "findings": [_finding(f) for f in findings],
+        "outage": _outage(result.outage),
         "summary": summary(result),
+    }
+
+
+def _outage(outage: Outage | None) -> dict[str, Any] | None:
+    """What registry verification left unchecked and why (null when everything was checked)."""
+    if outage is None:
+        return None
+    return {
+        "unchecked": list(outage.unchecked),
+        "unreachable": list(outage.unreachable),
+        "rate_limited": list(outage.rate_limited),
+        "failed": list(outage.failed),
+        "network_down": outage.network_down,
+        "message": outage.message(),
     }
 
 

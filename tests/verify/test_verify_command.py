@@ -112,6 +112,8 @@ def test_outage_exit_codes(online: RegistryEmulator, tmp_path: Path) -> None:
     report = json.loads((tmp_path / "r.json").read_text())
     verdict = report["references"][0]
     assert verdict["verdict"] == "error" and "coverage_incomplete" in verdict["flags"]
+    assert report["outage"]["unchecked"] == ["unknown1999"]
+    assert report["outage"]["rate_limited"] == ["crossref"]
     (outage,) = report["findings"]
     assert outage["kind"] == "outage" and outage["key"] is None
     assert outage["message"] == (
