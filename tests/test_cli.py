@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -214,3 +215,29 @@ def test_an_unusable_cache_is_said_once_and_the_run_completes(
         r.getMessage() for r in caplog.records if "continuing without caching" in r.getMessage()
     ]
     assert len(said) == 1, said
+
+
+def test_a_full_disk_is_said_once_and_the_run_completes(
+    problems: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # SQLite's "database or disk is full" (SQLITE_FULL), from a page limit on the connection:
+    # the error a full disk gives, without filling one.
+    import sqlite3
+
+    connect = sqlite3.connect
+
+    def full(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        connection: sqlite3.Connection = connect(*args, **kwargs)
+        connection.execute("PRAGMA max_page_count = 2")
+        return connection
+
+    monkeypatch.setattr(sqlite3, "connect", full)
+    code = main(["check", str(problems / "paper.md"), "--cache", str(tmp_path / "c.sqlite3")])
+    assert code == 1  # the run's own findings, not a crash
+    said = [
+        r.getMessage() for r in caplog.records if "continuing without caching" in r.getMessage()
+    ]
+    assert len(said) == 1 and "full" in said[0], said
