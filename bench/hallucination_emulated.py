@@ -35,6 +35,7 @@ from citecore.registries.record import Source
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator
+from tests.hallmark import as_bibtex, dev_entries
 from tests.paths import CORPUS
 from tests.world import World
 
@@ -57,26 +58,18 @@ class Labelled:
     kind: str
 
 
-def _bibtex(entry: dict[str, object]) -> str:
-    fields = entry.get("fields") or {}
-    assert isinstance(fields, dict)
-    body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items())
-    return f"@{entry.get('bibtex_type', 'misc')}{{{entry['bibtex_key']},\n{body}\n}}\n"
-
-
 def hallmark() -> list[Labelled]:
     """The HALLMARK dev split (canary entries skipped)."""
-    path = CORPUS / "hallucination" / "hallmark" / "data" / "dev_public.jsonl"
-    entries = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
-        if entry.get("generation_method") == "canary":
-            continue
-        kind = str(entry.get("hallucination_type") or "valid")
-        entries.append(
-            Labelled("hallmark", str(entry["bibtex_key"]), _bibtex(entry), entry["label"], kind)
+    return [
+        Labelled(
+            "hallmark",
+            str(entry["bibtex_key"]),
+            as_bibtex(entry),
+            entry["label"],
+            str(entry.get("hallucination_type") or "valid"),
         )
-    return entries
+        for entry in dev_entries()
+    ]
 
 
 def fixtures() -> list[Labelled]:

@@ -34,20 +34,30 @@ _REPORT_FORMATS = ("table", "markdown", "json")
 _SUFFIX_FORMATS = {".json": "json", ".md": "markdown"}
 
 
+def _bibliography_option(
+    parser: argparse.ArgumentParser,
+    help_text: str = "bibliography to use instead of the document's own (repeatable)",
+    required: bool = False,
+) -> None:
+    """`--bib FILE` (alias `--bibliography`), repeatable, as every command spells it."""
+    parser.add_argument(
+        "--bib",
+        "--bibliography",
+        action="append",
+        default=[],
+        metavar="FILE",
+        required=required,
+        help=help_text,
+    )
+
+
 def _document_command(
     commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help_text: str
 ) -> argparse.ArgumentParser:
     """A subcommand that checks one document (`check`, `latex`), with the shared flags."""
     check = commands.add_parser(name, help=help_text)
     check.add_argument("document", type=Path, help="the document (main .tex for `latex`)")
-    check.add_argument(
-        "--bib",
-        "--bibliography",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="bibliography to use instead of the document's own (repeatable)",
-    )
+    _bibliography_option(check)
     check.add_argument(
         "-f", "--format", choices=_REPORT_FORMATS, help="report format (default: table)"
     )
@@ -240,15 +250,7 @@ def _parser() -> argparse.ArgumentParser:
     ask = commands.add_parser("ask", help="ask one cited source one question")
     ask.add_argument("key", help="@key of the source")
     ask.add_argument("question", help="the question, in quotes")
-    ask.add_argument(
-        "--bib",
-        "--bibliography",
-        action="append",
-        default=[],
-        metavar="FILE",
-        required=True,
-        help="bibliography holding the key (repeatable)",
-    )
+    _bibliography_option(ask, "bibliography holding the key (repeatable)", required=True)
     ask.add_argument(
         "--sources", type=Path, metavar="DIR", help="folder of source files named <key>.pdf"
     )
@@ -303,28 +305,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     sync.add_argument("document", type=Path, help="the document whose keys to rename")
     sync.add_argument("--pool", type=Path, required=True, help="the pool's JSON file")
-    sync.add_argument(
-        "--bib",
-        "--bibliography",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="bibliography to use instead of the document's own (repeatable)",
-    )
+    _bibliography_option(sync)
     sync.add_argument("--inplace", action="store_true", help="write the changes")
 
     audit = commands.add_parser(
         "audit", help="list cited keys with no readable source (no network, no model)"
     )
     audit.add_argument("document", type=Path, help="the document")
-    audit.add_argument(
-        "--bib",
-        "--bibliography",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="bibliography to use instead of the document's own (repeatable)",
-    )
+    _bibliography_option(audit)
     audit.add_argument(
         "--sources", type=Path, metavar="DIR", help="folder of source files named <key>.pdf"
     )

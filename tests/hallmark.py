@@ -4,23 +4,35 @@ fabricated references that the fault, kill and shared-cache runs send through th
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 from citecore.bib.bibtex import parse_bibtex
 from citecore.model import Reference
 from tests.paths import CORPUS
 
 
-def _entries(limit: int) -> list[str]:
-    """The first `limit` HALLMARK dev entries (canaries skipped), each as BibTeX."""
+def dev_entries() -> Iterator[dict[str, Any]]:
+    """The HALLMARK dev split's entries as its JSON lines give them, canaries skipped."""
     path = CORPUS / "hallucination" / "hallmark" / "data" / "dev_public.jsonl"
-    entries = []
     for line in path.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
-        if entry.get("generation_method") == "canary":
-            continue
-        fields = entry.get("fields") or {}
-        body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items())
-        entries.append(f"@{entry.get('bibtex_type', 'misc')}{{{entry['bibtex_key']},\n{body}\n}}\n")
+        if entry.get("generation_method") != "canary":
+            yield entry
+
+
+def as_bibtex(entry: dict[str, Any]) -> str:
+    """One HALLMARK entry written as BibTeX."""
+    fields = entry.get("fields") or {}
+    body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items())
+    return f"@{entry.get('bibtex_type', 'misc')}{{{entry['bibtex_key']},\n{body}\n}}\n"
+
+
+def _entries(limit: int) -> list[str]:
+    """The first `limit` HALLMARK dev entries, each as BibTeX."""
+    entries = []
+    for entry in dev_entries():
+        entries.append(as_bibtex(entry))
         if len(entries) >= limit:
             break
     return entries
