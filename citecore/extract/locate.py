@@ -39,6 +39,7 @@ _MASKED = re.compile(
 )
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 _NOTE_START = re.compile(r"^\[\^[^\]\s]+\]:", re.MULTILINE)
+_NOTE_REFERENCE = re.compile(r"\[\^([^\]\s]+)\]")
 # Pandoc's citation key grammar: a word character, then word characters or internal punctuation
 # (punctuation only when a word character follows); or any key in braces, `@{…}`.
 _CITATION_KEY = re.compile(
@@ -51,8 +52,9 @@ def _mask(text: str) -> str:
     return _MASKED.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
-def _note_definition_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of footnote definitions: the `[^id]:` line and its indented continuation."""
+def _note_definition_spans(text: str) -> list[tuple[int, int, str]]:
+    """Spans of footnote definitions, with their labels: the `[^id]:` line and its indented
+    continuation."""
     spans = []
     lines = text.splitlines(keepends=True)
     offsets = [0]
@@ -70,7 +72,8 @@ def _note_definition_spans(text: str) -> list[tuple[int, int]]:
             if line.strip() and not line.startswith(("    ", "\t")):
                 break
             index += 1
-        spans.append((offsets[start], offsets[index]))
+        label = lines[start][2 : lines[start].index("]")]
+        spans.append((offsets[start], offsets[index], label))
     return spans
 
 
@@ -100,25 +103,37 @@ class SourceIndex:
 
 
 def _occurrences(text: str) -> dict[tuple[str, Region], list[int]]:
-    """Lines of every citation key occurrence in one text, by key and region."""
+    """Lines of every citation key occurrence in one text, by key and region, in the order
+    pandoc reads them. A footnote definition is read where its note is referenced, once per
+    reference: a label defined twice gives the last definition (pandoc warns), a definition
+    never referenced gives nothing."""
     masked = _mask(text)
     front = _FRONT_MATTER.match(masked)
     front_end = front.end() if front else 0
-    notes = _note_definition_spans(masked)
+    definitions = _note_definition_spans(masked)
     line_starts = [0] + [m.end() for m in re.finditer(r"\n", masked)]
-
-    def region_of(offset: int) -> Region:
-        if offset < front_end:
-            return Region.METADATA
-        if any(start <= offset < end for start, end in notes):
-            return Region.NOTE_DEFINITION
-        return Region.BODY
-
     found: dict[tuple[str, Region], list[int]] = defaultdict(list)
-    for match in _CITATION_KEY.finditer(masked):
-        key = match.group("braced") or match.group("bare")
-        line = bisect_right(line_starts, match.start())
-        found[(key, region_of(match.start()))].append(line)
+
+    def keys_in(start: int, end: int) -> list[tuple[str, int]]:
+        """(key, offset) of each citation key in masked[start:end]."""
+        return [
+            (m.group("braced") or m.group("bare"), m.start())
+            for m in _CITATION_KEY.finditer(masked, start, end)
+        ]
+
+    outside_notes = 0
+    for start, end, _ in [*definitions, (len(masked), len(masked), "")]:
+        for key, offset in keys_in(outside_notes, start):
+            region = Region.METADATA if offset < front_end else Region.BODY
+            found[(key, region)].append(bisect_right(line_starts, offset))
+        outside_notes = end
+    # The last definition of each label, read at each reference to it.
+    notes = {label: keys_in(start, end) for start, end, label in definitions}
+    starts = {start for start, _, _ in definitions}
+    for reference in _NOTE_REFERENCE.finditer(masked):
+        if reference.start() not in starts:  # not a definition's own `[^id]:`
+            for key, offset in notes.get(reference.group(1), []):
+                found[(key, Region.NOTE_DEFINITION)].append(bisect_right(line_starts, offset))
     return found
 
 
@@ -127,19 +142,13 @@ class LineMatcher:
 
     def __init__(self, index: SourceIndex) -> None:
         self._queues = {k: deque(v) for k, v in index.occurrences.items()}
-        self._last_note: dict[str, SourceLocation] = {}
 
     def take(self, key: str, preferred: Region) -> SourceLocation | None:
-        """The place of the next unused occurrence of `key`, from `preferred` region first.
-
-        A footnote referenced twice (`[^1]` … `[^1]`) is read twice from one definition, so a
-        note citation with no occurrence left is the one its definition last gave."""
+        """The place of the next unused occurrence of `key`, from `preferred` region first
+        (a footnote definition's occurrences are indexed once per reference to the note)."""
         order = [preferred] + [r for r in (Region.BODY, Region.NOTE_DEFINITION) if r != preferred]
         for region in order:
             queue = self._queues.get((key, region))
             if queue:
-                location = queue.popleft()
-                if region is Region.NOTE_DEFINITION:
-                    self._last_note[key] = location
-                return location
-        return self._last_note.get(key) if preferred is Region.NOTE_DEFINITION else None
+                return queue.popleft()
+        return None

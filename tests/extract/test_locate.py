@@ -50,3 +50,23 @@ def test_several_inputs_are_read_in_order() -> None:
         SourceLocation("one.md", 1),
         SourceLocation("two.md", 2),
     )
+
+
+def test_note_definitions_are_read_where_pandoc_reads_them() -> None:
+    # pandoc reads a definition at each reference to it, the last definition of a label
+    # defined twice, and none never referenced (found by the generated-document test).
+    text = (
+        "A [@a].[^n] B.\n\n"  # 1
+        "[^n]: First [@shadowed].\n\n"  # 3
+        "C [@a].[^n] D.\n\n"  # 5
+        "[^n]: Last [@b].\n\n"  # 7
+        "[^lonely]: Never referenced [@c].\n\n"  # 9
+        "E [@b].\n"  # 11
+    )
+    index = SourceIndex.build([SourceFile("doc.md", text)])
+    lines = {key: [loc.line for loc in places] for key, places in index.occurrences.items()}
+    assert lines == {
+        ("a", Region.BODY): [1, 5],
+        ("b", Region.BODY): [11],
+        ("b", Region.NOTE_DEFINITION): [7, 7],
+    }
