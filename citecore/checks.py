@@ -274,7 +274,9 @@ def _verdict_message(result: ReferenceResult) -> str:
         return f"differs from the registry record{source}: {fields}"
     if result.verdict is ReferenceVerdict.NOT_FOUND:
         consulted = ", ".join(result.sources) or "the registries"
-        return f"could not be confirmed in {consulted}"
+        return f"could not be confirmed in {consulted}" + "".join(
+            f"; {n}" for n in result.notes[:1]
+        )
     return "could not be verified: " + ("; ".join(result.notes) or "too little to compare")
 
 

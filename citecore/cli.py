@@ -246,6 +246,12 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument(
         "-o", "--output", type=Path, required=True, metavar="SNAPSHOT", help="snapshot to write"
     )
+    build.add_argument(
+        "--complete",
+        action="store_true",
+        help="declare the dumps a complete copy of the registries (full Crossref/OpenAlex "
+        "dumps): offline, a work the snapshot lacks is then reported not_found",
+    )
 
     ask = commands.add_parser("ask", help="ask one cited source one question")
     ask.add_argument("key", help="@key of the source")
@@ -594,8 +600,12 @@ def _snapshot(args: argparse.Namespace) -> int:
     for dump in args.dumps:
         if not dump.is_file():
             raise CitecheckError(f"{dump}: no such file")
-    imported, skipped = build_snapshot(args.dumps, args.output)
-    print(f"{args.output}: {imported} records imported, {skipped} lines skipped", file=sys.stderr)
+    imported, skipped = build_snapshot(args.dumps, args.output, complete=args.complete)
+    declared = " (declared complete)" if args.complete else ""
+    print(
+        f"{args.output}: {imported} records imported, {skipped} lines skipped{declared}",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Render examples/paper.md with the citecheck filter to HTML, PDF and Word, write the reports,
-# and build the LaTeX examples with latexmk and citecheck's rc file into draft PDFs.
-# The deliberate problems in the example are reported as warnings, not failures.
+# First the tour: examples/tour/tour.md checked offline against a snapshot of real registry
+# records (verified, mismatched, not found, retracted, and a claim grounded in its source).
+# Then render examples/paper.md with the citecheck filter to HTML, PDF and Word, write the
+# reports, and build the LaTeX examples with latexmk and citecheck's rc file into draft PDFs.
+# The deliberate problems in the examples are reported as warnings, not failures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Offline: registry verification answers from the cache only (nothing cached = "unverifiable").
@@ -11,6 +13,24 @@ repo="$PWD"
 out="$repo/build"
 mkdir -p "$out"
 pandoc=$(python3 -c 'from citecore.pandoc import pandoc_path; print(pandoc_path())')
+
+tour="$out/tour"
+rm -rf "$tour"
+mkdir -p "$tour/sources"
+echo "== citecheck snapshot build --complete -o build/tour/registry-snapshot.sqlite examples/tour/registry-records.jsonl"
+citecheck snapshot build --complete -o "$tour/registry-snapshot.sqlite" examples/tour/registry-records.jsonl
+echo "== pandoc examples/tour/sources/lala2023paperqa.md -o build/tour/sources/lala2023paperqa.pdf"
+"$pandoc" examples/tour/sources/lala2023paperqa.md -o "$tour/sources/lala2023paperqa.pdf"
+# The warnings are the ones a writer sees in the build; the HTML build repeats them, quietly.
+for format in pdf html; do
+  echo "== pandoc tour.md --filter citecheck --citeproc -o build/tour/tour.$format"
+  quiet=$([ "$format" = pdf ] && echo false || echo true)
+  (cd examples/tour && "$pandoc" tour.md --filter citecheck --citeproc --standalone \
+    -M citecheck.snapshot="$tour/registry-snapshot.sqlite" -M citecheck.sources="$tour/sources" \
+    -M citecheck.report="$tour/REVIEW-CITES.md" -M citecheck.quiet="$quiet" -o "$tour/tour.$format")
+done
+echo
+
 cd examples
 for format in html pdf docx; do
   echo "== pandoc paper.md --filter citecheck --citeproc -o build/paper.$format"
@@ -28,5 +48,6 @@ for project in natbib biblatex; do
   cp "$out/latex-$project/main.pdf" "$out/latex-$project.pdf"
 done
 echo
-echo "Wrote build/paper.{html,pdf,docx}, build/REVIEW-CITES.md, build/report.json,"
+echo "Wrote build/tour/tour.{pdf,html}, build/tour/REVIEW-CITES.md,"
+echo "      build/paper.{html,pdf,docx}, build/REVIEW-CITES.md, build/report.json,"
 echo "      build/latex-natbib.pdf, build/latex-biblatex.pdf"

@@ -1,13 +1,21 @@
 """A local snapshot of registry records: SQLite with full-text title search.
 
 `citecheck snapshot build` imports Crossref and OpenAlex JSON-lines dumps (one work per line,
-as their bulk dumps and APIs give them) and citecheck's own normalized JSON-lines; `--snapshot
-FILE` then answers DOI, arXiv-id and title lookups before any registry is asked, with no network.
+as their bulk dumps and APIs give them, gzipped or not) and citecheck's own normalized
+JSON-lines; `--snapshot FILE` then answers DOI, arXiv-id, PMID and title lookups before any
+registry is asked, with no network.
+
+A snapshot built with `complete=True` declares itself a complete copy of the registries (a full
+dump): run offline, it is then the one source consulted, and a work it lacks is not found. A
+snapshot without that declaration only ever adds evidence: what it lacks is asked of the
+registries, or left unverifiable offline.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -15,17 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from citecore.errors import InputError
+from citecore.identifiers import arxiv_from_doi
 from citecore.registries import crossref, openalex
 from citecore.registries.record import WorkRecord
 from citecore.serialize import record_from_data, to_data
 
 _SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS works (id INTEGER PRIMARY KEY, doi TEXT, arxiv TEXT, "
+    "CREATE TABLE works (id INTEGER PRIMARY KEY, doi TEXT, arxiv TEXT, pmid TEXT, "
     "title TEXT NOT NULL, record TEXT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS works_doi ON works (doi)",
-    "CREATE INDEX IF NOT EXISTS works_arxiv ON works (arxiv)",
-    "CREATE VIRTUAL TABLE IF NOT EXISTS titles USING fts5 (title, content='works', "
-    "content_rowid='id')",
+    "CREATE INDEX works_doi ON works (doi)",
+    "CREATE INDEX works_arxiv ON works (arxiv)",
+    "CREATE INDEX works_pmid ON works (pmid)",
+    "CREATE VIRTUAL TABLE titles USING fts5 (title, content='works', content_rowid='id')",
+    "CREATE TABLE about (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
 )
 
 
@@ -56,39 +66,57 @@ def parse_line(line: str) -> WorkRecord | None:
     return None
 
 
-def _lines(paths: Iterable[Path]) -> Iterator[tuple[Path, int, str]]:
+def _lines(paths: Iterable[Path]) -> Iterator[str]:
     for path in paths:
-        with path.open(encoding="utf-8") as stream:
-            for number, line in enumerate(stream, 1):
-                if line.strip():
-                    yield path, number, line
+        opened = gzip.open if path.suffix.lower() == ".gz" else open
+        try:
+            with opened(path, "rt", encoding="utf-8", errors="replace") as stream:
+                yield from (line for line in stream if line.strip())
+        except (OSError, EOFError) as exc:  # a truncated or non-gzip .gz
+            raise InputError(f"{path}: cannot be read as JSON lines ({exc})") from exc
 
 
-def build_snapshot(sources: Iterable[Path], target: Path) -> tuple[int, int]:
-    """Import JSON-lines files into the snapshot at `target`; (imported, skipped lines)."""
+def build_snapshot(
+    sources: Iterable[Path], target: Path, complete: bool = False
+) -> tuple[int, int]:
+    """A new snapshot at `target` (replacing one there only once the import succeeded) of
+    every work in the JSON-lines files; `complete` declares it a full copy of the registries.
+    Returns (records imported, lines skipped)."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    partial.unlink(missing_ok=True)
     imported = skipped = 0
-    with sqlite3.connect(target) as connection:
-        for statement in _SCHEMA:
-            connection.execute(statement)
-        for _, _, line in _lines(sources):
-            record = parse_line(line)
-            if record is None or not record.title:
-                skipped += 1
-                continue
-            cursor = connection.execute(
-                "INSERT INTO works (doi, arxiv, title, record) VALUES (?, ?, ?, ?)",
-                (
-                    record.doi.lower(),
-                    _unversioned(record.arxiv_id),
-                    record.title,
-                    json.dumps(to_data(record)),
-                ),
-            )
+    try:
+        with sqlite3.connect(partial) as connection:
+            for statement in _SCHEMA:
+                connection.execute(statement)
             connection.execute(
-                "INSERT INTO titles (rowid, title) VALUES (?, ?)", (cursor.lastrowid, record.title)
+                "INSERT INTO about VALUES ('complete', ?)", ("yes" if complete else "no",)
             )
-            imported += 1
+            for line in _lines(sources):
+                record = parse_line(line)
+                if record is None or not record.title:
+                    skipped += 1
+                    continue
+                cursor = connection.execute(
+                    "INSERT INTO works (doi, arxiv, pmid, title, record) VALUES (?, ?, ?, ?, ?)",
+                    (
+                        record.doi.lower(),
+                        _unversioned(record.arxiv_id or arxiv_from_doi(record.doi)),
+                        record.pmid,
+                        record.title,
+                        json.dumps(to_data(record)),
+                    ),
+                )
+                connection.execute(
+                    "INSERT INTO titles (rowid, title) VALUES (?, ?)",
+                    (cursor.lastrowid, record.title),
+                )
+                imported += 1
+        connection.close()
+        partial.replace(target)
+    finally:
+        partial.unlink(missing_ok=True)
     return imported, skipped
 
 
@@ -100,11 +128,17 @@ class Snapshot:
             raise InputError(
                 f"{path}: no such snapshot (build one with `citecheck snapshot build`)"
             )
+        self.path = path
         try:
             self._connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            self._connection.execute("SELECT 1 FROM works LIMIT 1")
+            self._connection.execute("SELECT pmid FROM works LIMIT 1")
+            about = dict(self._connection.execute("SELECT name, value FROM about").fetchall())
         except sqlite3.Error as exc:
-            raise InputError(f"{path}: not a citecheck snapshot ({exc})") from exc
+            raise InputError(
+                f"{path}: not a citecheck snapshot, or one built by an older version "
+                f"({exc}); build it again with `citecheck snapshot build`"
+            ) from exc
+        self.complete = about.get("complete") == "yes"
 
     def _records(self, rows: Iterable[tuple[str]]) -> list[WorkRecord]:
         records = []
@@ -123,6 +157,11 @@ class Snapshot:
         rows = self._connection.execute(
             "SELECT record FROM works WHERE arxiv = ?", (_unversioned(arxiv_id),)
         )
+        return self._records(rows)
+
+    def by_pmid(self, pmid: str) -> list[WorkRecord]:
+        """Records with this PubMed id."""
+        rows = self._connection.execute("SELECT record FROM works WHERE pmid = ?", (pmid,))
         return self._records(rows)
 
     def search(self, title: str, limit: int = 5) -> list[WorkRecord]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citecore.model import CheckResult, ReferenceResult, Severity
+from citecore.model import CheckResult, GroundingStatus, ReferenceResult, Severity
 from citecore.report.correction import corrected_bibtex
 from citecore.report.labels import one_line, where
 from citecore.report.summary import summary
@@ -43,9 +43,10 @@ def render(result: CheckResult, only_issues: bool = False) -> str:
         "",
     ]
     findings = [f for f in result.findings if not only_issues or f.severity is not Severity.INFO]
+    supported = [] if only_issues else _supported_claims(result)
     if not findings:
         lines.append("No problems found.")
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + supported) + "\n"
     lines += [
         "| status | where | key | claim | details |",
         "|---|---|---|---|---|",
@@ -64,7 +65,23 @@ def render(result: CheckResult, only_issues: bool = False) -> str:
             f"| {_ICONS[item.severity]} `{item.kind.value}` | {_cell(where(item))} "
             f"| {_cell(item.key or '')} | {_cell(claim, 160)} | {_cell(item.message)} |"
         )
-    return "\n".join(lines + _corrections(result)) + "\n"
+    return "\n".join(lines + supported + _corrections(result)) + "\n"
+
+
+def _supported_claims(result: CheckResult) -> list[str]:
+    """Each claim its source supports, with the passage and page that support it."""
+    entries = []
+    for index, grounding in sorted(result.grounding.items()):
+        if grounding.status not in (GroundingStatus.SUPPORTED, GroundingStatus.PARTIAL):
+            continue
+        citation = result.citations[index]
+        page = f", p. {grounding.page}" if grounding.page else ""
+        passage = f": “{one_line(grounding.passage, 300)}”" if grounding.passage else ""
+        entries.append(
+            f"- {citation.location} `{citation.key}`, {grounding.status.value}{page} "
+            f"({grounding.judge} judge){passage}  \n  claim: {one_line(citation.claim, 300)}"
+        )
+    return ["", "## Claims and the passages that support them", "", *entries] if entries else []
 
 
 def _corrections(result: CheckResult) -> list[str]:

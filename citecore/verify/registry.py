@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from citecore.cache import Cache, content_key
 from citecore.model import Outage, Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict
 from citecore.registries.settings import ClientSettings
+from citecore.registries.snapshot import Snapshot
 from citecore.serialize import record_from_data, to_data
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Bump whenever compare.py or resolve.py would judge an unchanged entry differently.
-LOGIC_VERSION = "3"
+LOGIC_VERSION = "4"
 VERDICT_TTL = 30 * 24 * 3600.0
 _UNREACHABLE_NOTE = "registries unreachable: not checked"
 
@@ -55,18 +56,29 @@ class RegistryVerifier:
         self.requests_sent = 0
         self.outage: Outage | None = None  # what the last run could not check, and why
         self.cache: Cache | None = None
+        self._closed = False
 
     def verify(self, references: Sequence[Reference]) -> Mapping[str, ReferenceResult]:
         """A verdict for every reference (the network only for those not judged before);
         `outage` says afterwards what every call so far could not check, and why."""
-        with Cache(self.cache_path) as cache:
-            self.cache = cache
-            try:
-                return self._verify(references)
-            finally:
-                self.cache = None
+        snapshot = Snapshot(self.snapshot_path) if self.snapshot_path else None
+        # Offline against a complete snapshot, verdicts hold for that snapshot only: they are
+        # neither taken from nor written to the cache that online runs share.
+        self._closed = snapshot is not None and snapshot.complete and self.settings.offline
+        try:
+            with Cache(self.cache_path) as cache:
+                self.cache = cache
+                try:
+                    return self._verify(references, snapshot)
+                finally:
+                    self.cache = None
+        finally:
+            if snapshot is not None:
+                snapshot.close()
 
-    def _verify(self, references: Sequence[Reference]) -> dict[str, ReferenceResult]:
+    def _verify(
+        self, references: Sequence[Reference], snapshot: Snapshot | None
+    ) -> dict[str, ReferenceResult]:
         results: dict[str, ReferenceResult] = {}
         pending = []
         for reference in references:
@@ -78,27 +90,23 @@ class RegistryVerifier:
         if pending:
             import asyncio  # only when something must really be asked (slow to import)
 
-            for result in asyncio.run(self._verify_all(pending)):
+            for result in asyncio.run(self._verify_all(pending, snapshot)):
                 results[result.key] = result
         return results
 
-    async def _verify_all(self, references: Sequence[Reference]) -> list[ReferenceResult]:
+    async def _verify_all(
+        self, references: Sequence[Reference], snapshot: Snapshot | None
+    ) -> list[ReferenceResult]:
         # The HTTP stack is imported only when something must really be asked.
         import asyncio
 
         from citecore.registries.http import RegistryClient
-        from citecore.registries.snapshot import Snapshot
         from citecore.verify.resolve import verify_reference
 
-        snapshot = Snapshot(self.snapshot_path) if self.snapshot_path else None
         async with RegistryClient(self.settings, self.cache, self.transport) as client:
-            try:
-                results = await asyncio.gather(
-                    *(_guarded(verify_reference(r, client, snapshot), r) for r in references)
-                )
-            finally:
-                if snapshot is not None:
-                    snapshot.close()
+            results = await asyncio.gather(
+                *(_guarded(verify_reference(r, client, snapshot), r) for r in references)
+            )
             self.requests_sent += sum(client.sent.values())
             results = [_unreachable(r) if client.network_down else r for r in results]
             outage = _outage(client, results)
@@ -109,7 +117,7 @@ class RegistryVerifier:
         return list(results)
 
     def _cached(self, reference: Reference) -> ReferenceResult | None:
-        if self.cache is None or self.settings.refresh:
+        if self.cache is None or self.settings.refresh or self._closed:
             return None
         stored = self.cache.get("verdict", _verdict_key(reference))
         if stored is None:
@@ -126,7 +134,7 @@ class RegistryVerifier:
             or (result.verdict is ReferenceVerdict.UNVERIFIABLE and self.settings.offline)
             or _UNREACHABLE_NOTE in result.notes
         )
-        if self.cache is not None and not outage:
+        if self.cache is not None and not outage and not self._closed:
             payload = json.dumps(to_data(result))
             self.cache.put("verdict", _verdict_key(reference), payload, ttl=VERDICT_TTL)
 

@@ -286,6 +286,7 @@ class _Lookup:
     trail: _Trail
     search: Callable[[], Awaitable[list[WorkRecord]]]
     use_openalex: bool
+    closed: bool = False  # a complete snapshot is the only source
     found: list[WorkRecord] = field(default_factory=list)
     searched: bool = False
 
@@ -317,11 +318,28 @@ def _memoized(fetch: Fetch) -> Fetch:
     return once
 
 
+async def _unasked(request: RegistryRequest) -> RegistryResponse:
+    """The answer of a registry that is not asked (a complete snapshot stands in for it)."""
+    return RegistryResponse(request, Status.FAILED, failure=Failure.OFFLINE)
+
+
+def _closed_world(snapshot: Snapshot | None, client: RegistryClient) -> Snapshot | None:
+    """The snapshot, when it is the only source to consult: declared complete, run offline."""
+    if snapshot is not None and snapshot.complete and client.settings.offline:
+        return snapshot
+    return None
+
+
+def _not_in_snapshot(snapshot: Snapshot) -> str:
+    return f"not in {snapshot.path.name}, a snapshot declared a complete copy of the registries"
+
+
 async def _verdict(
     reference: Reference, client: RegistryClient, snapshot: Snapshot | None
 ) -> ReferenceResult:
     trail = _Trail()
-    fetch = _memoized(client.fetch)
+    closed = _closed_world(snapshot, client)
+    fetch = _unasked if closed else _memoized(client.fetch)
     keys = client.settings.api_keys
     use_openalex, use_s2 = "OPENALEX_API_KEY" in keys, "S2_API_KEY" in keys
 
@@ -331,25 +349,40 @@ async def _verdict(
         if snapshot is not None:
             local = snapshot.search(reference.title)
             trail.note_source("snapshot")
-            if any(compare_titles(reference.title, r.title).same for r in local):
+            if closed or any(compare_titles(reference.title, r.title).same for r in local):
                 return local
         return await _search(reference, fetch, trail, use_openalex, use_s2)
 
-    lookup = _Lookup(reference, fetch, trail, search, use_openalex)
+    lookup = _Lookup(reference, fetch, trail, search, use_openalex, closed is not None)
     local_doi = snapshot.by_doi(reference.doi) if snapshot and reference.doi else []
     local_arxiv = snapshot.by_arxiv(reference.arxiv_id) if snapshot and reference.arxiv_id else []
-    if local_doi or local_arxiv:
+    local_pmid = snapshot.by_pmid(reference.pmid) if snapshot and reference.pmid else []
+    if local_doi or local_arxiv or local_pmid or closed:
         trail.note_source("snapshot")
-        trail.records.extend(local_doi[:1] + local_arxiv[:1])
+        trail.records.extend(local_doi[:1] + local_arxiv[:1] + local_pmid[:1])
 
-    if reference.doi and not local_doi:
-        await _resolve_doi(_registered_doi(reference.doi.lower(), trail), fetch, trail)
-    if reference.pmid:
-        await _resolve_pmid(reference.pmid, fetch, trail)
     # An arXiv id that only restates an arXiv DOI was resolved through DataCite already.
     restated = reference.arxiv_id.lower() == arxiv_from_doi(reference.doi).lower()
-    if reference.arxiv_id and not restated and not local_arxiv:
-        await _resolve_arxiv(reference.arxiv_id, fetch, trail)
+    if closed:
+        absent = [
+            (name, value)
+            for name, value, local in (
+                ("doi", reference.doi, local_doi),
+                ("arxiv", "" if restated else reference.arxiv_id, local_arxiv),
+                ("pmid", reference.pmid, local_pmid),
+            )
+            if value and not local
+        ]
+        trail.mismatches.extend(
+            FieldMismatch(n, v, "", _not_in_snapshot(closed)) for n, v in absent
+        )
+    else:
+        if reference.doi and not local_doi:
+            await _resolve_doi(_registered_doi(reference.doi.lower(), trail), fetch, trail)
+        if reference.pmid and not local_pmid:
+            await _resolve_pmid(reference.pmid, fetch, trail)
+        if reference.arxiv_id and not restated and not local_arxiv:
+            await _resolve_arxiv(reference.arxiv_id, fetch, trail)
     trail.identifier_unchecked = bool(trail.failures)
     judged = [(record, compare(reference, record)) for record in trail.records]
     if len({r.doi or r.arxiv_id for r, _ in judged}) > 1 and not _same_work(judged):
@@ -367,6 +400,8 @@ async def _verdict(
         suggested = None
         if reference.title and (comparison.mismatches or trail.mismatches):
             suggested = await _suggestion(lookup, record)
+        if suggested is not None:
+            comparison = await _against_suggestion(lookup, record, suggested)
         return _judged(reference, record, comparison, trail, suggested)
     if trail.mismatches:  # an identifier that does not exist, nothing else resolved
         best = _best(reference, await lookup.searched_records())
@@ -386,8 +421,9 @@ async def _verdict(
         trail.failures.extend(trail.optional_failures)
         return _result(reference, _outage(trail), None, trail, None)
     trail.notes.append(
-        "not confirmed by any registry consulted (books, theses and reports are "
-        "often missing from them)"
+        _not_in_snapshot(closed)
+        if closed
+        else "books, theses and reports are often missing from the registries"
     )
     return _result(reference, ReferenceVerdict.NOT_FOUND, None, trail, None)
 
@@ -487,8 +523,14 @@ async def _published(
 
 async def _ask_for_published(lookup: _Lookup) -> tuple[list[WorkRecord], bool]:
     """Published versions of the reference's title from DBLP, Semantic Scholar (a last resort
-    without a key) and OpenAlex (with a key); and whether every source asked answered."""
+    without a key) and OpenAlex (with a key), or from a complete snapshot alone; and whether
+    every source asked answered."""
     title = lookup.reference.title
+    if lookup.closed:
+        records = await lookup.searched_records()
+        return [
+            r for r in records if compare_titles(title, r.title).same and not is_preprint_record(r)
+        ], True
     searches: list[tuple[RegistryRequest, Callable[[str], list[WorkRecord]]]] = [
         (dblp.search_request(title), dblp.parse_search),
         (semantic_scholar.match_request(title), semantic_scholar.parse_match),
@@ -598,6 +640,30 @@ def _best(reference: Reference, records: list[WorkRecord]) -> WorkRecord | None:
     if not candidates:
         return None
     return max(candidates, key=lambda tr: (tr[0].same, tr[0].similarity))[1]
+
+
+async def _against_suggestion(
+    lookup: _Lookup, resolved: WorkRecord, suggested: WorkRecord
+) -> Comparison:
+    """An identifier naming another work than the cited title: the identifier is the mismatch,
+    and the rest of the reference is compared with the work its title names (the fields of the
+    other work say nothing about what the writer got wrong)."""
+    reference = lookup.reference
+    _, comparison = await _follow_up(lookup, suggested, compare(reference, suggested))
+    year = f" ({resolved.year})" if resolved.year else ""
+    wrong = FieldMismatch(
+        "identifiers", "", "", f"the identifiers name another work: '{resolved.title}'{year}"
+    )
+    for name, label, given, found, on_resolved in (
+        ("doi", "DOI", reference.doi, suggested.doi, resolved.doi),
+        ("arxiv", "arXiv id", reference.arxiv_id, suggested.arxiv_id, resolved.arxiv_id),
+        ("pmid", "PMID", reference.pmid, suggested.pmid, resolved.pmid),
+    ):
+        if given and given.lower() == on_resolved.lower():
+            reason = f"the {label} of another work: '{resolved.title}'{year}"
+            wrong = FieldMismatch(name, given, found, reason)
+            break
+    return replace(comparison, mismatches=(wrong, *comparison.mismatches))
 
 
 async def _suggestion(lookup: _Lookup, resolved: WorkRecord) -> WorkRecord | None:

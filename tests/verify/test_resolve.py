@@ -138,7 +138,7 @@ def test_not_found_only_when_every_source_answered(emulator: RegistryEmulator) -
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.NOT_FOUND
     assert result.sources == ("crossref", "europepmc", "arxiv", "dblp")
-    assert "not confirmed" in result.notes[-1] and "fabricated" not in result.notes[-1]
+    assert "missing from the registries" in result.notes[-1]
 
 
 def test_an_outage_is_an_error_never_not_found(emulator: RegistryEmulator) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,10 +14,12 @@ from citecore.bib.bibtex import parse_bibtex
 from citecore.cli import main
 from citecore.errors import InputError
 from citecore.model import ReferenceVerdict
-from citecore.registries.settings import ClientSettings
+from citecore.registries.record import Source
+from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.registries.snapshot import Snapshot, build_snapshot
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, recorded
+from tests.world import World
 
 
 @pytest.fixture
@@ -72,3 +77,89 @@ def test_snapshot_command_and_bad_snapshot(tmp_path: Path, snapshot: Path) -> No
     (tmp_path / "junk.sqlite3").write_text("junk")
     with pytest.raises(InputError, match="not a citecheck snapshot"):
         Snapshot(tmp_path / "junk.sqlite3")
+
+
+_ABSENT = (
+    "@inproceedings{made, title = {Citation Graph Transformers for Verifying Scholarly Claims}, "
+    "author = {Holt, Maren}, booktitle = {NeurIPS}, year = 2023}\n"
+    "@article{wrongdoi, title = {Automated quantitative histology reveals vascular "
+    "morphodynamics during {Arabidopsis} hypocotyl secondary growth}, "
+    "author = {Sankar, Martial and others}, year = 2014, doi = {10.7554/elife.99999}}\n"
+)
+
+
+def _complete(snapshot: Path, tmp_path: Path) -> Path:
+    """The same records, declared a complete copy of the registries."""
+    dump = tmp_path / "dump.jsonl"
+    target = tmp_path / "complete.sqlite3"
+    assert main(["snapshot", "build", "--complete", str(dump), "-o", str(target)]) == 0
+    return target
+
+
+@pytest.fixture
+def world_registries() -> Iterator[RegistryEmulator]:
+    """Registries answering from the world of real works (where nothing made up is found)."""
+    with RegistryEmulator(strict=True, world=World.load()) as emulator:
+        yield emulator
+
+
+def _settings(emulator: RegistryEmulator, offline: bool = False) -> ClientSettings:
+    fast = {source: SourcePolicy(500.0, 8) for source in Source}
+    settings = ClientSettings.from_environment(emulator.environment(), policies=fast)
+    return replace(settings, offline=offline)
+
+
+def test_offline_a_complete_snapshot_is_the_only_source(
+    snapshot: Path, world_registries: RegistryEmulator, tmp_path: Path
+) -> None:
+    emulator = world_registries
+    refs = list(parse_bibtex(_ABSENT, "refs.bib").references)
+    settings = _settings(emulator, offline=True)
+    complete = _complete(snapshot, tmp_path)
+    verifier = RegistryVerifier(settings, tmp_path / "c.sqlite3", snapshot_path=complete)
+    results = verifier.verify(refs)
+    assert results["made"].verdict is ReferenceVerdict.NOT_FOUND
+    assert results["made"].sources == ("snapshot",)
+    # The title is in the snapshot, the DOI is not: the DOI is the mismatch, and the record
+    # the title names is suggested.
+    wrong = results["wrongdoi"]
+    assert wrong.verdict is ReferenceVerdict.MISMATCH
+    assert [(m.field, m.given) for m in wrong.mismatches] == [("doi", "10.7554/elife.99999")]
+    assert "not in complete.sqlite3" in wrong.mismatches[0].reason
+    assert emulator.requests() == 0 and verifier.outage is None
+    # A snapshot without the declaration only adds evidence: what it lacks stays unverifiable.
+    partial = RegistryVerifier(settings, tmp_path / "c.sqlite3", snapshot_path=snapshot)
+    assert partial.verify(refs)["made"].verdict is ReferenceVerdict.UNVERIFIABLE
+    # Closed-world verdicts never reach the cache an online run shares.
+    online = RegistryVerifier(_settings(emulator), tmp_path / "c.sqlite3")
+    assert online.verify(refs)["made"].verdict is ReferenceVerdict.NOT_FOUND
+    assert emulator.requests() > 0
+
+
+def test_online_a_complete_snapshot_still_leaves_misses_to_the_registries(
+    snapshot: Path, world_registries: RegistryEmulator, tmp_path: Path
+) -> None:
+    emulator = world_registries
+    refs = list(parse_bibtex(_ABSENT, "refs.bib").references)
+    settings = _settings(emulator)
+    verifier = RegistryVerifier(
+        settings, tmp_path / "c.sqlite3", snapshot_path=_complete(snapshot, tmp_path)
+    )
+    result = verifier.verify(refs)["made"]
+    assert "crossref" in result.sources and emulator.requests() > 0
+
+
+def test_gzipped_dumps_and_rebuilds(tmp_path: Path, snapshot: Path) -> None:
+    dump = tmp_path / "dump.jsonl"
+    packed = tmp_path / "dump.jsonl.gz"
+    packed.write_bytes(gzip.compress(dump.read_bytes()))
+    target = tmp_path / "again.sqlite3"
+    assert build_snapshot([packed], target) == (2, 1)
+    assert build_snapshot([packed], target) == (2, 1)  # replaced, not appended to
+    assert len(Snapshot(target).by_doi("10.7554/elife.01567")) == 1
+    assert not Snapshot(target).complete
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(gzip.compress(dump.read_bytes())[:40])
+    with pytest.raises(InputError, match=r"broken\.jsonl\.gz: cannot be read"):
+        build_snapshot([broken], tmp_path / "broken.sqlite3")
+    assert not (tmp_path / "broken.sqlite3").exists()

@@ -85,7 +85,12 @@ _STEM_POLARITY = {_stem(word): polarity for word, polarity in _POLARITY.items()}
 
 
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(\[])", text.strip())
+    """The sentences of a passage; a paragraph break or a heading (`#` in the Markdown the PDF
+    reader writes) ends a sentence too, so that a passage never runs into the next section."""
+    blocks = re.split(r"\n\s*\n|\n(?=#)|\s(?=#{1,6} )", text.strip())
+    parts = [
+        part for block in blocks for part in re.split(r"(?<=[.!?;])\s+(?=[A-Z(\[])", block.strip())
+    ]
     return [p for p in parts if p.strip()] or [text]
 
 
@@ -270,7 +275,7 @@ class LocalJudge:
     """Lexical agreement between claim and passage, with conflict evidence for UNSUPPORTED."""
 
     name = "local"
-    model = "lexical-rules-v3"
+    model = "lexical-rules-v4"
 
     def judge(
         self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
