@@ -39,7 +39,7 @@ from citecore.model import (
 )
 from citecore.options import Options
 from citecore.pandoc import read_markdown
-from citecore.pool import pool_findings
+from citecore.pool.policy import pool_findings
 from citecore.verify import Verifier
 
 

@@ -656,7 +656,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "audit":
             return _audit(args)
         if args.command == "pool":
-            from citecore.cli_pool import run_pool
+            from citecore.pool.cli import run_pool
 
             return run_pool(args)
         if args.command == "ask":

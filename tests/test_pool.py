@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from citecore.cli import main
-from citecore.pool import before_cutoff, cutoff_date, generate_key, load_pool
+from citecore.pool.model import generate_key, load_pool
+from citecore.pool.policy import before_cutoff, cutoff_date
 from tests.paths import CASES
 
 POOL = {
@@ -210,7 +211,7 @@ def test_coverage_and_cutoff_as_build_findings(project: Path, tmp_path: Path) ->
     ],
 )
 def test_entry_type_from_venue(venue: str, kind: str) -> None:
-    from citecore.pool_bibtex import entry_type
+    from citecore.pool.bibtex import entry_type
 
     assert entry_type(venue) == kind
 
@@ -263,7 +264,7 @@ def test_sync_keys_preview_and_inplace(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_sync_keys_in_latex_multi_key_commands() -> None:
-    from citecore.pool_bibtex import rewrite_keys
+    from citecore.pool.bibtex import rewrite_keys
 
     text = r"\citep[see][p.~3]{old1, old2} and \citet{keep}; \parencite{old2}"
     assert rewrite_keys(text, {"old1": "new1", "old2": "new2"}) == (

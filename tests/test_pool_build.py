@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citecore.cli import main
-from citecore.pool_build import Candidate, dedup_papers, match_score, prededup
+from citecore.pool.build import Candidate, dedup_papers, match_score, prededup
 from citecore.registries import arxiv, crossref
 from tests.emulator import RegistryEmulator, Reply, fixture, recorded
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from citecore.cli import main
-from citecore.pool import PoolPaper
-from citecore.pool_corroborate import Tier, classify
+from citecore.pool.corroborate import Tier, classify
+from citecore.pool.model import PoolPaper
 from citecore.registries import crossref, openalex
 from citecore.registries.record import Source, WorkRecord
 from tests.emulator import RegistryEmulator, Reply, fixture

@@ -9,7 +9,7 @@ import pytest
 from citecore.bib.bibtex import month_number, parse_bibtex
 from citecore.bib.csl import csl_to_reference
 from citecore.model import SourceLocation
-from citecore.pool import before_cutoff, cutoff_date
+from citecore.pool.policy import before_cutoff, cutoff_date
 
 CUTOFF = cutoff_date("2024-10-01")
 

@@ -14,10 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from rapidfuzz import fuzz
-
-from citecore.normalize import normalized_title
-from citecore.pool import PoolPaper
+from citecore.pool.model import PoolPaper, title_score
 from citecore.registries import crossref, openalex
 from citecore.registries.http import RegistryClient, Status
 from citecore.registries.record import WorkRecord
@@ -76,8 +73,7 @@ async def _index_record(
         except (ValueError, KeyError, TypeError):
             notes.append(f"{index} answered something unreadable")
             return None
-        title = normalized_title(paper.title)
-        scored = [(fuzz.ratio(title, normalized_title(c.title)), c) for c in candidates]
+        scored = [(title_score(paper.title, c.title), c) for c in candidates]
         best = max(scored, key=lambda pair: pair[0], default=None)
         if best is not None and best[0] >= STRONG_MATCH:
             return best[1]

@@ -13,11 +13,8 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from rapidfuzz import fuzz
-
 from citecore.model import Bibliography
-from citecore.normalize import normalized_title
-from citecore.pool import Pool, PoolPaper
+from citecore.pool.model import Pool, PoolPaper, title_score
 
 _CONFERENCE = re.compile(
     r"\b(conference|proceedings|proc\.|workshop|symposium|congress|meeting|neurips|nips|icml|"
@@ -72,7 +69,6 @@ def key_mapping(bibliography: Bibliography, pool: Pool) -> dict[str, str]:
     arXiv id, or a title matching at ratio ≥ 90); keys already the pool's are left out."""
     by_doi = {p.doi: p.key for p in pool.papers if p.doi}
     by_arxiv = {p.arxiv_id.split("v")[0]: p.key for p in pool.papers if p.arxiv_id}
-    titles = [(normalized_title(p.title), p.key) for p in pool.papers]
     mapping = {}
     pool_keys = {p.key for p in pool.papers}
     for key, reference in bibliography.references.items():
@@ -80,8 +76,7 @@ def key_mapping(bibliography: Bibliography, pool: Pool) -> dict[str, str]:
             continue
         target = by_doi.get(reference.doi.lower()) or by_arxiv.get(reference.arxiv_id.split("v")[0])
         if target is None and reference.title:
-            title = normalized_title(reference.title)
-            scored = [(fuzz.ratio(title, t), k) for t, k in titles]
+            scored = [(title_score(reference.title, p.title), p.key) for p in pool.papers]
             best = max(scored, default=(0.0, ""))
             target = best[1] if best[0] >= _TITLE_MATCH else None
         if target is not None:

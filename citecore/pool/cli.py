@@ -1,22 +1,31 @@
 """`citecheck pool …`: validate, coverage, bibtex and sync-keys (the command-line side of
-`citecore.pool` and `citecore.pool_bibtex`)."""
+`citecore.pool.model`, `.policy`, `.build`, `.corroborate` and `.bibtex`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from citecore.options import Options
-    from citecore.registries.settings import ClientSettings
+from citecore.api import check_latex_file, check_markdown_file
+from citecore.cache import Cache
+from citecore.extract.latex import extract_latex
+from citecore.extract.markdown import extract_citations
+from citecore.model import Severity
+from citecore.options import Options, build_options, environment_layer
+from citecore.pandoc import read_markdown
+from citecore.pool.bibtex import key_mapping, pool_bibtex, rewrite_keys, sync_preview
+from citecore.pool.build import Outcome, build_pool, parse_candidates
+from citecore.pool.corroborate import Corroboration, Tier, corroborate
+from citecore.pool.model import fix_pool, load_pool
+from citecore.pool.policy import coverage, cutoff_date, reprompt
+from citecore.registries.http import RegistryClient
+from citecore.registries.settings import ClientSettings
+from citecore.report import write_atomically
 
 
 def run_pool(args: argparse.Namespace) -> int:
     """Run one `pool` subcommand; the exit code."""
-    from citecore.pool import coverage, fix_pool, load_pool, reprompt
-
     if args.pool_command == "validate":
         if args.fix:
             changed = fix_pool(args.pool)
@@ -27,13 +36,10 @@ def run_pool(args: argparse.Namespace) -> int:
             hint = " (pool validate --fix fixes this)" if problem.fixable else ""
             print(
                 f"{args.pool}: paper {problem.index + 1} ({title[:50]}): "
-                f"{problem.severity}: {problem.message}{hint}"
+                f"{problem.severity.value}: {problem.message}{hint}"
             )
-        return 1 if any(p.severity == "error" for p in problems) else 0
+        return 1 if any(p.severity is Severity.ERROR for p in problems) else 0
     if args.pool_command == "bibtex":
-        from citecore.pool_bibtex import pool_bibtex
-        from citecore.report import write_atomically
-
         text = pool_bibtex(load_pool(args.pool)[0])
         if args.output is None:
             sys.stdout.write(text)
@@ -63,9 +69,6 @@ def run_pool(args: argparse.Namespace) -> int:
 
 def _client_settings(args: argparse.Namespace) -> tuple[Options, ClientSettings]:
     """(options, registry client settings) from the environment and --offline/--email."""
-    from citecore.options import build_options, environment_layer
-    from citecore.registries.settings import ClientSettings
-
     layer = {k: v for k, v in {"offline": args.offline, "email": args.email}.items() if v}
     options = build_options(environment_layer(), layer)
     overrides: dict[str, object] = {"offline": options.offline, "timeout": options.timeout}
@@ -78,12 +81,6 @@ def _verify_pool(args: argparse.Namespace) -> int:
     """Build a pool from candidates and write it; 0 when anything was accepted."""
     import asyncio
     import json
-
-    from citecore.cache import Cache
-    from citecore.pool import cutoff_date
-    from citecore.pool_build import Outcome, build_pool, parse_candidates
-    from citecore.registries.http import RegistryClient
-    from citecore.report import write_atomically
 
     options, settings = _client_settings(args)
     candidates = parse_candidates(json.loads(args.candidates.read_text(encoding="utf-8")))
@@ -111,11 +108,6 @@ def _corroborate(args: argparse.Namespace) -> int:
     """Print every paper's tier; 1 when any is not `high`."""
     import asyncio
 
-    from citecore.cache import Cache
-    from citecore.pool import load_pool
-    from citecore.pool_corroborate import Corroboration, Tier, corroborate
-    from citecore.registries.http import RegistryClient
-
     options, settings = _client_settings(args)
     pool, _ = load_pool(args.pool)
 
@@ -136,11 +128,6 @@ def _corroborate(args: argparse.Namespace) -> int:
 
 def _sync_keys(args: argparse.Namespace) -> int:
     """Preview (or, with --inplace, write) the renaming of citation keys to the pool's."""
-    from citecore.api import check_latex_file, check_markdown_file
-    from citecore.options import build_options
-    from citecore.pool import load_pool
-    from citecore.pool_bibtex import key_mapping, rewrite_keys, sync_preview
-
     document: Path = args.document
     options = build_options({"verify": False, "bibliography": args.bib or None})
     if document.suffix == ".tex":
@@ -163,10 +150,6 @@ def _sync_keys(args: argparse.Namespace) -> int:
 def _cited_keys(document: Path) -> list[str]:
     """The keys a Markdown or LaTeX document cites (no bibliography needed)."""
     if document.suffix == ".tex":
-        from citecore.extract.latex import extract_latex
-
         return [c.key for c in extract_latex(document).citations]
-    from citecore.extract.markdown import extract_citations
-    from citecore.pandoc import read_markdown
 
     return [c.key for c in extract_citations(read_markdown(document)).citations]

@@ -17,11 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rapidfuzz import fuzz
-
 from citecore.identifiers import arxiv_in_text
 from citecore.normalize import normalized_title
-from citecore.pool import before_cutoff
+from citecore.pool.model import title_score
+from citecore.pool.policy import before_cutoff
 from citecore.registries import arxiv, crossref
 from citecore.registries.http import RegistryClient, Status
 from citecore.registries.record import WorkRecord
@@ -77,10 +76,9 @@ def prededup(candidates: Sequence[Candidate]) -> list[Candidate]:
     """Candidates with duplicates merged (same arXiv id, or titles at ratio ≥ 92)."""
     kept: list[Candidate] = []
     for candidate in candidates:
-        title = normalized_title(candidate.title)
         for index, other in enumerate(kept):
             same_arxiv = candidate.arxiv_id and candidate.arxiv_id == other.arxiv_id
-            if same_arxiv or fuzz.ratio(title, normalized_title(other.title)) >= PREDEDUP_RATIO:
+            if same_arxiv or title_score(candidate.title, other.title) >= PREDEDUP_RATIO:
                 tags = tuple(dict.fromkeys(other.discovered_for + candidate.discovered_for))
                 kept[index] = replace(other, discovered_for=tags)
                 break
@@ -95,7 +93,7 @@ def match_score(candidate: str, hit: str) -> float:
     wanted, found = normalized_title(candidate), normalized_title(hit)
     if len(wanted.split()) < SHORT_TITLE_WORDS and wanted and wanted in found:
         return 100.0
-    return float(fuzz.ratio(wanted, found))
+    return title_score(wanted, found)
 
 
 async def _best_hit(

@@ -1,0 +1,180 @@
+"""The literature pool as records: the pool file read, checked and fixed.
+
+A pool is `{"papers": [...], "min_cite_paper_count": n}`; each paper has a title, year,
+authors, venue, abstract, externalIds (DOI, ArXiv), paperId, `discovered_for` tags and optionally
+a `bibtex_key`. Papers without a key get the deterministic one BibTeX export would give them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from citecore.errors import InputError
+from citecore.model import Severity
+from citecore.normalize import fold, normalized_title
+
+_STOP_TITLE = frozenset(
+    "a an the of on in for to and with from by at is are towards toward".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPaper:
+    """One paper of a literature pool."""
+
+    key: str
+    title: str
+    year: int | None
+    authors: tuple[str, ...]
+    venue: str
+    abstract: str
+    doi: str
+    arxiv_id: str
+    paper_id: str
+    discovered_for: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PoolProblem:
+    """A schema problem of one pool paper (error or warning), and whether --fix can fix it."""
+
+    index: int
+    severity: Severity
+    message: str
+    fixable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """A loaded pool: its papers, by key, and what it asks of a document."""
+
+    path: str
+    papers: tuple[PoolPaper, ...]
+    min_cite_paper_count: int | None
+
+    def by_key(self) -> dict[str, PoolPaper]:
+        """The papers by their citation key."""
+        return {p.key: p for p in self.papers}
+
+
+def generate_key(authors: Sequence[str], year: int | None, title: str, taken: set[str]) -> str:
+    """First author's family name + year + first significant title word, lower-case ASCII, with
+    a letter suffix on collision (`smith2020deep`, `smith2020deepa`)."""
+    family = fold(authors[0]).split()[-1] if authors and fold(authors[0]) else "anon"
+    words = [w for w in fold(title).split() if w not in _STOP_TITLE]
+    base = re.sub(r"[^a-z0-9]", "", f"{family}{year or ''}{words[0] if words else ''}")
+    key, suffix = base, 0
+    while key in taken:
+        key = base + chr(ord("a") + suffix % 26) * (suffix // 26 + 1)
+        suffix += 1
+    taken.add(key)
+    return key
+
+
+def _authors(value: Any, index: int, problems: list[PoolProblem]) -> tuple[str, ...]:
+    names = []
+    for author in value if isinstance(value, list) else []:
+        if isinstance(author, Mapping) and author.get("name"):
+            names.append(str(author["name"]))
+        elif isinstance(author, str) and author.strip():
+            names.append(author.strip())
+            problems.append(
+                PoolProblem(
+                    index,
+                    Severity.WARNING,
+                    f'author {author!r} is a plain string; expected {{"name": …}}',
+                    fixable=True,
+                )
+            )
+    return tuple(dict.fromkeys(names))
+
+
+def parse_pool(data: Any, path: str) -> tuple[Pool, list[PoolProblem]]:
+    """A pool from its JSON data, and the schema problems found (missing title or year: error;
+    missing abstract, venue, authors or paperId: warning)."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("papers"), list):
+        raise InputError(f'{path}: not a pool file (expected {{"papers": [...]}})')
+    problems: list[PoolProblem] = []
+    papers = []
+    taken: set[str] = set()
+    for index, item in enumerate(data["papers"]):
+        if not isinstance(item, Mapping):
+            problems.append(PoolProblem(index, Severity.ERROR, "not an object"))
+            continue
+        title = " ".join(str(item.get("title") or "").split())
+        year_text = str(item.get("year") or "")
+        year = int(year_text) if year_text.isdigit() else None
+        if not title:
+            problems.append(PoolProblem(index, Severity.ERROR, "missing title"))
+        if year is None:
+            problems.append(PoolProblem(index, Severity.ERROR, "missing year"))
+        for field, label in (
+            ("abstract", "abstract"),
+            ("venue", "venue"),
+            ("authors", "authors"),
+            ("paperId", "paperId"),
+        ):
+            if not item.get(field):
+                problems.append(PoolProblem(index, Severity.WARNING, f"missing {label}"))
+        authors = _authors(item.get("authors"), index, problems)
+        ids = item.get("externalIds") or {}
+        key = str(item.get("bibtex_key") or "") or generate_key(authors, year, title, taken)
+        taken.add(key)
+        tags = item.get("discovered_for") or []
+        papers.append(
+            PoolPaper(
+                key=key,
+                title=title,
+                year=year,
+                authors=authors,
+                venue=str(item.get("venue") or ""),
+                abstract=str(item.get("abstract") or ""),
+                doi=str(ids.get("DOI") or "").lower(),
+                arxiv_id=str(ids.get("ArXiv") or ""),
+                paper_id=str(item.get("paperId") or ""),
+                discovered_for=tuple(str(t) for t in (tags if isinstance(tags, list) else [tags])),
+            )
+        )
+    minimum = data.get("min_cite_paper_count")
+    count = int(str(minimum)) if str(minimum or "").isdigit() else None
+    return Pool(path, tuple(papers), count), problems
+
+
+def load_pool(path: Path) -> tuple[Pool, list[PoolProblem]]:
+    """Read a pool file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read pool: {exc.strerror}") from exc
+    except ValueError as exc:
+        raise InputError(f"{path}: not valid JSON: {exc}") from exc
+    return parse_pool(data, str(path))
+
+
+def fix_pool(path: Path) -> int:
+    """Fix what can be fixed in place (plain-string authors become `{"name": …}`, missing keys
+    are written as `bibtex_key`); the number of papers changed."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    pool, _ = parse_pool(data, str(path))
+    changed = 0
+    for item, paper in zip(data["papers"], pool.papers, strict=False):
+        before = json.dumps(item, sort_keys=True)
+        if isinstance(item.get("authors"), list):
+            item["authors"] = [{"name": a} if isinstance(a, str) else a for a in item["authors"]]
+        item.setdefault("bibtex_key", paper.key)
+        changed += json.dumps(item, sort_keys=True) != before
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return changed
+
+
+def title_score(first: str, second: str) -> float:
+    """How alike two titles are, 0-100: the Levenshtein ratio of their normalized forms (case,
+    accents, punctuation and LaTeX markup ignored). Every pool rule that compares titles uses it."""
+    return float(fuzz.ratio(normalized_title(first), normalized_title(second)))
