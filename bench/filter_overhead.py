@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from citecore.pandoc import pandoc_path
+from citecore.pandoc.reader import pandoc_path
 from tests.emulator import RegistryEmulator
 
 NOOP_FILTER = """import panflute as pf

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import panflute as pf
-from panflute.tools import meta2builtin
 
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.cache import Cache
@@ -38,7 +37,7 @@ from citecore.model import (
     SourceLocation,
 )
 from citecore.options import Options
-from citecore.pandoc import read_markdown
+from citecore.pandoc.reader import read_markdown
 from citecore.pool.policy import pool_findings
 from citecore.verify import Verifier
 
@@ -49,19 +48,6 @@ class DocumentCheck:
 
     result: CheckResult
     extraction: MarkdownExtraction
-
-
-def metadata_options(doc: pf.Doc) -> dict[str, Any]:
-    """The document's citecheck options as plain values (an options layer): the `citecheck:`
-    map, then top-level `citecheck.<option>` / `citecheck-<option>` keys, which is what
-    `pandoc -M citecheck.strict=true` makes."""
-    value = doc.get_metadata("citecheck", default={})
-    layer = dict(value) if isinstance(value, Mapping) else {}
-    for name, meta in doc.metadata.content.items():
-        if name.startswith(("citecheck.", "citecheck-")):
-            # Not get_metadata: it would read the dot as a path into a `citecheck` map.
-            layer[name[len("citecheck.") :]] = meta2builtin(meta)
-    return layer
 
 
 def _as_names(value: Any) -> list[str]:

@@ -383,11 +383,11 @@ def _check(args: argparse.Namespace) -> int:
     from citecore.api import (
         check_latex_file,
         check_markdown_document,
-        metadata_options,
         registry_verifier,
     )
     from citecore.options import ReportFormat, resolve_options
-    from citecore.pandoc import read_markdown
+    from citecore.pandoc.metadata import metadata_options
+    from citecore.pandoc.reader import read_markdown
     from citecore.policy import exit_status, failing_findings
     from citecore.report import render_report, write_atomically
     from citecore.report.warnings import warning_lines
@@ -618,7 +618,7 @@ def _decodes(data: bytes, encoding: str) -> bool:
 
 
 def _filter(args: argparse.Namespace) -> int:
-    from citecore.pandoc_filter import run_stdio
+    from citecore.pandoc.process import run_stdio
 
     if args.source:
         os.environ["CITECHECK_SOURCE"] = os.pathsep.join(args.source)

@@ -12,7 +12,7 @@ export CITECHECK_OFFLINE="${CITECHECK_OFFLINE:-1}"
 repo="$PWD"
 out="$repo/build"
 mkdir -p "$out"
-pandoc=$(python3 -c 'from citecore.pandoc import pandoc_path; print(pandoc_path())')
+pandoc=$(python3 -c 'from citecore.pandoc.reader import pandoc_path; print(pandoc_path())')
 
 tour="$out/tour"
 rm -rf "$tour"

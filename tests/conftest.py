@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from citecore.pandoc import pandoc_path
+from citecore.pandoc.reader import pandoc_path
 from tests.emulator import RegistryEmulator
 from tests.paths import CASES, CORPUS, REPO, SHARED
 

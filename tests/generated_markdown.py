@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations, is_crossref
-from citecore.pandoc import pandoc_path
+from citecore.pandoc.reader import pandoc_path
 
 KEYS = st.sampled_from(
     ["smith2020", "doe_2019", "lee:2021", "garcia-lopez2018", "wu.2023", "k1", "Kim2022a"]

@@ -140,7 +140,7 @@ def test_console_script_acts_as_a_filter_when_pandoc_calls_it(problems: Path) ->
         cwd=problems,
     )
     assert json.loads(pandoc_json.stdout)["summary"]["citations"] == 6
-    from citecore.pandoc import pandoc_path
+    from citecore.pandoc.reader import pandoc_path
 
     ast = subprocess.run(
         [pandoc_path(), "paper.md", "-t", "json"],

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from citecore.cli import main
-from citecore.pandoc import pandoc_path
+from citecore.pandoc.reader import pandoc_path
 from tests.conftest import REPO
 
 EXAMPLE = REPO / "examples" / "paper.md"

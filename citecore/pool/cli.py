@@ -13,7 +13,7 @@ from citecore.extract.latex import extract_latex
 from citecore.extract.markdown import extract_citations
 from citecore.model import Severity
 from citecore.options import Options, build_options, environment_layer
-from citecore.pandoc import read_markdown
+from citecore.pandoc.reader import read_markdown
 from citecore.pool.bibtex import key_mapping, pool_bibtex, rewrite_keys, sync_preview
 from citecore.pool.build import Outcome, build_pool, parse_candidates
 from citecore.pool.corroborate import Corroboration, Tier, corroborate

@@ -9,7 +9,7 @@ import pytest
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations, is_crossref, nocite_keys
 from citecore.model import Citation, CitationMode, Signal
-from citecore.pandoc import read_markdown
+from citecore.pandoc.reader import read_markdown
 from tests.conftest import CASES
 
 N, T, S = CitationMode.NORMAL, CitationMode.AUTHOR_IN_TEXT, CitationMode.SUPPRESS_AUTHOR

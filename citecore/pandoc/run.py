@@ -1,6 +1,6 @@
 """The pandoc filter's work on one document: read options, check once, warn, report, annotate.
 
-`citecore.pandoc_filter` is the process around it (stdin, stdout, replay). This module keeps
+`citecore.pandoc.process` is the process around it (stdin, stdout, replay). This module keeps
 one error boundary: in a non-strict build no failure inside citecheck may stop pandoc; it becomes
 one warning and the document passes through unchanged. stdout belongs to the AST; every
 diagnostic goes to stderr.
@@ -19,11 +19,12 @@ from typing import Any, TextIO
 import panflute as pf
 
 from citecore.annotate import annotate
-from citecore.api import DocumentCheck, check_document, metadata_options, registry_verifier
+from citecore.api import DocumentCheck, check_document, registry_verifier
 from citecore.errors import CitecheckError, ExitCode
 from citecore.extract.locate import SourceFile
 from citecore.model import CheckResult
 from citecore.options import PROJECT_FILE, Options, resolve_options
+from citecore.pandoc.metadata import metadata_options
 from citecore.policy import exit_status, failing_findings
 from citecore.report import render_report, write_atomically
 from citecore.report.warnings import warning_lines

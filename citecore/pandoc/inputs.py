@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from citecore.pandoc import MARKDOWN_SUFFIXES
+from citecore.pandoc.reader import MARKDOWN_SUFFIXES
 
 # Pandoc options whose value is the next argument (the `--opt=value` form needs no entry).
 _TAKES_VALUE = frozenset(
