@@ -189,7 +189,7 @@ def test_a_bug_is_one_line_and_exit_70_unless_debugging(
 def test_every_option_has_a_help_line() -> None:
     import argparse
 
-    from citecore.cli import _parser
+    from citecore.cli.app import build_parser
 
     def silent(parser: argparse.ArgumentParser, path: str) -> list[str]:
         found = []
@@ -201,7 +201,7 @@ def test_every_option_has_a_help_line() -> None:
                 found.append(f"{path} {'/'.join(action.option_strings) or action.dest}")
         return found
 
-    assert silent(_parser(), "citecheck") == []
+    assert silent(build_parser(), "citecheck") == []
 
 
 def test_an_unusable_cache_is_said_once_and_the_run_completes(

@@ -131,3 +131,48 @@ def test_biblatex_example_with_multicite_and_two_columns(tmp_path: Path) -> None
     # (the "fi" ligature of "undefined" has no text in the PDF's T1 font: match the rest)
     assert text.count("cited key is not in any bibliography]") == 2
     assert "citecheck: future_year: date 2031 is in the future" in text
+
+
+def test_a_wheel_install_carries_the_latex_support(project: Path, tmp_path: Path) -> None:
+    """`pip install .` (a wheel, not the editable checkout): `install-latex` finds citecheck.sty
+    inside the installed package, and the rc file it names runs the hook in a real build."""
+    wheels = tmp_path / "wheels"
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(wheels), str(REPO)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stderr[-2000:]
+    target = tmp_path / "installed"
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q",
+         "--target", str(target), *map(str, wheels.glob("citecore-*.whl"))],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    # `python -S -P` reads no .pth file and not the working folder, so the checkout cannot
+    # shadow the installed copy; the dependencies come from site-packages itself.
+    site_packages = [p for p in sys.path if p.endswith("site-packages")]
+    command = tmp_path / "citecheck"
+    command.write_text(
+        f"#!/bin/sh\nPYTHONPATH={os.pathsep.join([str(target), *site_packages])} exec "
+        f"{sys.executable} -S -P -c 'import sys; from citecore.cli import main; sys.exit(main())' "
+        '"$@"\n'
+    )
+    command.chmod(0o755)
+    where = subprocess.run(
+        [str(command), "install-latex", "--texmfhome", str(tmp_path / "texmf")],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert where.returncode == 0, where.stderr
+    assert (tmp_path / "texmf" / "tex" / "latex" / "citecheck" / "citecheck.sty").is_file()
+    rc = re.search(r"latexmk -r (\S+)", where.stderr)
+    assert rc is not None and rc.group(1).startswith(str(target)), where.stderr
+    build = subprocess.run(
+        ["latexmk", "-r", rc.group(1), "-pdf", "-interaction=nonstopmode", "main.tex"],
+        cwd=project,
+        env={**os.environ, "CITECHECK_COMMAND": str(command)},
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert build.returncode == 0, build.stdout[-2000:]
+    assert "\\citecheckVerdict{ghost2020}{error}" in (project / "main.citecheck.tex").read_text()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from citecore.api import check_latex_file, check_markdown_file
 from citecore.cache import Cache
+from citecore.cli.flags import Commands, bibliography_option
 from citecore.extract.latex import extract_latex
 from citecore.extract.markdown import extract_citations
 from citecore.model import Severity
@@ -22,6 +23,62 @@ from citecore.pool.policy import coverage, cutoff_date, reprompt
 from citecore.registries.http import RegistryClient
 from citecore.registries.settings import ClientSettings
 from citecore.report import write_atomically
+
+
+def register(commands: Commands) -> None:
+    """Add `pool` and its subcommands."""
+    pool = commands.add_parser("pool", help="literature-pool rules")
+    pool.set_defaults(run=run_pool)
+    pool_commands = pool.add_subparsers(dest="pool_command", required=True)
+    validate = pool_commands.add_parser("validate", help="report (and --fix) schema problems")
+    validate.add_argument("pool", type=Path, help="the pool's JSON file")
+    validate.add_argument("--fix", action="store_true", help="write the fixable problems fixed")
+    covered = pool_commands.add_parser(
+        "coverage", help="how much of the pool a document cites, and a re-prompt for the rest"
+    )
+    covered.add_argument("--doc", type=Path, required=True, help="the document")
+    covered.add_argument("--pool", type=Path, required=True, help="the pool's JSON file")
+    covered.add_argument(
+        "--threshold", type=float, default=0.9, help="share of the pool to cite (default 0.9)"
+    )
+    build = pool_commands.add_parser(
+        "verify", help="build a pool from raw candidates: search, accept, dedup"
+    )
+    build.add_argument(
+        "candidates", type=Path, help="JSON list of {title, snippet, url, discovered_for}"
+    )
+    build.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="POOL.json", help="pool to write"
+    )
+    build.add_argument(
+        "--cutoff", metavar="YYYY[-MM[-DD]]", help="accept only works published before this date"
+    )
+    build.add_argument(
+        "--offline", action="store_true", default=None, help="cached registry answers only"
+    )
+    build.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
+    corroborate = pool_commands.add_parser(
+        "corroborate", help="re-check every pool paper against Crossref and OpenAlex (tiers)"
+    )
+    corroborate.add_argument("pool", type=Path, help="the pool's JSON file")
+    corroborate.add_argument(
+        "--offline", action="store_true", default=None, help="cached registry answers only"
+    )
+    corroborate.add_argument(
+        "--email", metavar="ADDR", help="contact address sent to the registries"
+    )
+    to_bibtex = pool_commands.add_parser("bibtex", help="the pool as BibTeX with its keys")
+    to_bibtex.add_argument("pool", type=Path, help="the pool's JSON file")
+    to_bibtex.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write to FILE (default: stdout)"
+    )
+    sync = pool_commands.add_parser(
+        "sync-keys", help="rename the document's citation keys to the pool's (preview by default)"
+    )
+    sync.add_argument("document", type=Path, help="the document whose keys to rename")
+    sync.add_argument("--pool", type=Path, required=True, help="the pool's JSON file")
+    bibliography_option(sync)
+    sync.add_argument("--inplace", action="store_true", help="write the changes")
 
 
 def run_pool(args: argparse.Namespace) -> int:

@@ -1,0 +1,214 @@
+"""`citecheck check` (Markdown, Quarto, R Markdown), `citecheck latex` and `citecheck audit`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from citecore.api import (
+    check_latex_file,
+    check_markdown_document,
+    check_markdown_file,
+    registry_verifier,
+)
+from citecore.cli.flags import (
+    REPORT_FORMATS,
+    Commands,
+    bibliography_option,
+    cli_layer,
+    registry_flags,
+    report_flags,
+    report_format,
+)
+from citecore.errors import CitecheckError
+from citecore.ground.sources import source_files
+from citecore.model import CheckResult
+from citecore.options import Options, ReportFormat, resolve_options
+from citecore.pandoc.metadata import metadata_options
+from citecore.pandoc.reader import read_markdown
+from citecore.policy import exit_status, failing_findings
+from citecore.report import render_report, write_atomically
+from citecore.report.warnings import warning_lines
+
+
+def register(commands: Commands) -> None:
+    """Add `check`, `latex` and `audit`."""
+    check = _document_command(commands, "check", "check a Markdown/Quarto/R Markdown document")
+    check.set_defaults(run=run_check)
+    latex = _document_command(commands, "latex", "check a LaTeX project from its main file")
+    latex.set_defaults(run=run_latex)
+    audit = commands.add_parser(
+        "audit", help="list cited keys with no readable source (no network, no model)"
+    )
+    audit.add_argument("document", type=Path, help="the document")
+    bibliography_option(audit)
+    audit.add_argument(
+        "--sources", type=Path, metavar="DIR", help="folder of source files named <key>.pdf"
+    )
+    audit.set_defaults(run=run_audit)
+
+
+def _document_command(commands: Commands, name: str, help_text: str) -> argparse.ArgumentParser:
+    """A subcommand that checks one document, with the shared flags."""
+    check = commands.add_parser(name, help=help_text)
+    check.add_argument("document", type=Path, help="the document (main .tex for `latex`)")
+    bibliography_option(check)
+    report_flags(check, REPORT_FORMATS)
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        default=None,
+        help="exit 1 on error-level findings (the command line's default)",
+    )
+    registry_flags(check)
+    check.add_argument(
+        "--no-verify",
+        dest="verify",
+        action="store_false",
+        default=None,
+        help="skip registry verification (local checks only)",
+    )
+    check.add_argument(
+        "--ground",
+        action="store_true",
+        default=None,
+        help="check that each cited source supports its claim (local judge)",
+    )
+    check.add_argument(
+        "--sources",
+        type=Path,
+        metavar="DIR",
+        help="folder of source files named <key>.pdf|.md|.txt",
+    )
+    check.add_argument(
+        "--pool", type=Path, metavar="POOL.json", help="the literature pool the document must cover"
+    )
+    check.add_argument(
+        "--pool-threshold",
+        type=float,
+        metavar="SHARE",
+        help="share of the pool the document must cite (default 0.9)",
+    )
+    check.add_argument(
+        "--cutoff",
+        metavar="YYYY[-MM[-DD]]",
+        help="cited works must be published strictly before this date",
+    )
+    check.add_argument(
+        "--judge",
+        choices=["local", "openai", "gemini"],
+        help="who judges support (turns --ground on; default: gemini with a key, else local)",
+    )
+    check.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible endpoint")
+    check.add_argument("--judge-model", metavar="NAME", help="the judge's model name")
+    check.add_argument(
+        "--retry-model",
+        metavar="NAME",
+        help="ask UNSUPPORTED claims again with this (stronger) Gemini model",
+    )
+    check.add_argument(
+        "--sequential",
+        action="store_true",
+        default=None,
+        help="one model call at a time instead of one batch",
+    )
+    check.add_argument("--limit", type=int, metavar="N", help="judge at most N citations")
+    check.add_argument(
+        "--dry-run",
+        action="store_true",
+        default=None,
+        help="print the questions a judge would get, make no call",
+    )
+    return check
+
+
+# On the command line error-level findings fail by default (it is what CI runs); any layer may
+# still say `strict: false` or name its own `fail-on` kinds.
+_COMMAND_LINE_DEFAULTS = {"strict": True}
+
+
+def _document(args: argparse.Namespace) -> Path:
+    document: Path = args.document
+    if not document.is_file():
+        raise CitecheckError(f"{document}: no such document")
+    return document
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Check a Markdown document; print or write the report; the exit status."""
+    document = _document(args)
+    doc = read_markdown(document)
+    options = resolve_options(
+        cli_layer(args),
+        folder=document.parent,
+        metadata=metadata_options(doc),
+        base=_COMMAND_LINE_DEFAULTS,
+        metadata_origin=str(document),
+    )
+    result = check_markdown_document(doc, document, options, registry_verifier(options)).result
+    return _report(args, result, options)
+
+
+def run_latex(args: argparse.Namespace) -> int:
+    """Check a LaTeX project from its main file; print or write the report; the exit status."""
+    document = _document(args)
+    options = resolve_options(cli_layer(args), folder=document.parent, base=_COMMAND_LINE_DEFAULTS)
+    result = check_latex_file(document, options, registry_verifier(options))
+    return _report(args, result, options)
+
+
+def _report(args: argparse.Namespace, result: CheckResult, options: Options) -> int:
+    """The report to -o (with the warnings on stderr), or to the terminal as a table, or to
+    stdout in the format asked for."""
+    if args.output is not None:
+        text = render_report(
+            result, report_format(args, options.report_format), options.only_issues
+        )
+        write_atomically(args.output, text)
+        if not options.quiet:
+            failing = failing_findings(result.findings, options)
+            for line in warning_lines(result.findings, failing):
+                print(line, file=sys.stderr)
+    elif args.format is None and sys.stdout.isatty():
+        from rich.console import Console  # only a terminal needs rich (slow to import)
+
+        from citecore.report.console import build_table
+
+        Console().print(build_table(result, options.only_issues))
+    else:
+        fmt = report_format(args, ReportFormat.TABLE)
+        sys.stdout.write(render_report(result, fmt, options.only_issues))
+    return exit_status(result, options)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """Cited keys without a readable source file, one per line; exit 1 when there are any."""
+    document = _document(args)
+    layer = {
+        "verify": False,
+        "ground": False,
+        "bibliography": args.bib or None,
+        "sources": args.sources,
+    }
+    options = resolve_options(
+        {k: v for k, v in layer.items() if v is not None}, folder=document.parent
+    )
+    if document.suffix == ".tex":
+        result = check_latex_file(document, options)
+    else:
+        result = check_markdown_file(document, options).result
+    folders = [Path(s).parent for s in result.bibliography.sources if Path(s).is_file()]
+    missing = []
+    for key in dict.fromkeys(c.key for c in result.citations):
+        reference = result.bibliography.references.get(key)
+        if reference is None or not source_files(reference, folders, options.sources):
+            missing.append(key)
+    for key in missing:
+        print(key)
+    cited = len({c.key for c in result.citations})
+    print(
+        f"citecheck: {cited - len(missing)}/{cited} cited keys have a readable source",
+        file=sys.stderr,
+    )
+    return 1 if missing else 0

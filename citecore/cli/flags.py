@@ -1,0 +1,109 @@
+"""Flags shared by several commands, and the options layer the command line gives."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from citecore.options import ReportFormat
+
+REPORT_FORMATS = ("table", "markdown", "json")
+_SUFFIX_FORMATS = {".json": ReportFormat.JSON, ".md": ReportFormat.MARKDOWN}
+
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def bibliography_option(
+    parser: argparse.ArgumentParser,
+    help_text: str = "bibliography to use instead of the document's own (repeatable)",
+    required: bool = False,
+) -> None:
+    """`--bib FILE` (alias `--bibliography`), repeatable, as every command spells it."""
+    parser.add_argument(
+        "--bib",
+        "--bibliography",
+        action="append",
+        default=[],
+        metavar="FILE",
+        required=required,
+        help=help_text,
+    )
+
+
+def report_flags(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
+    """`-f`, `-o` and `--only issues`."""
+    parser.add_argument("-f", "--format", choices=formats, help="report format (default: table)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write the report to FILE (.json and .md pick their format)",
+    )
+    parser.add_argument("--only", choices=["issues"], help="leave out information-level rows")
+
+
+def registry_flags(parser: argparse.ArgumentParser) -> None:
+    """How the registries are asked: offline, cache, refresh, contact, timeout, snapshot."""
+    parser.add_argument(
+        "--fail-on",
+        metavar="KIND[,KIND…]",
+        help="finding kinds that fail the run (`errors` for every error kind, `outage`)",
+    )
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        default=None,
+        help="no network: cached registry answers only",
+    )
+    parser.add_argument(
+        "--cache", type=Path, metavar="PATH", help="cache database (default: the user cache)"
+    )
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        default=None,
+        help="ask the registries again, ignoring cached answers",
+    )
+    parser.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", default=None, help="no progress on stderr"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="per-request timeout for the registries (default 20)",
+    )
+    parser.add_argument(
+        "--snapshot",
+        type=Path,
+        metavar="FILE",
+        help="a local snapshot of registry records, asked first",
+    )
+
+
+def report_format(args: argparse.Namespace, default: ReportFormat) -> ReportFormat:
+    """The format asked for with -f, else the one the output file's suffix names, else
+    `default`."""
+    if args.format:
+        return ReportFormat(args.format)
+    if args.output is not None:
+        return _SUFFIX_FORMATS.get(args.output.suffix.lower(), default)
+    return default
+
+
+def cli_layer(args: argparse.Namespace) -> dict[str, Any]:
+    """The options given on the command line (absent flags give nothing)."""
+    names = (
+        "strict", "fail_on", "offline", "cache", "quiet", "refresh", "verify", "email",
+        "snapshot", "timeout", "ground", "sources", "judge", "judge_url", "judge_model",
+        "retry_model", "sequential", "limit", "dry_run", "pool", "pool_threshold", "cutoff",
+    )  # fmt: skip
+    layer: dict[str, Any] = {name: getattr(args, name, None) for name in names}
+    layer["bibliography"] = getattr(args, "bib", None) or None
+    layer["only_issues"] = True if getattr(args, "only", None) == "issues" else None
+    chosen = getattr(args, "format", None)
+    layer["format"] = chosen if chosen != "bibtex" else None
+    return {k: v for k, v in layer.items() if v is not None}

@@ -1,0 +1,87 @@
+"""`citecheck latexmk-hook` (run by latexmk after bibtex/biber) and `citecheck install-latex`."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from importlib.resources import as_file, files
+from pathlib import Path
+
+from citecore.api import check_latex_file, registry_verifier
+from citecore.cli.flags import Commands
+from citecore.errors import CitecheckError
+from citecore.model import Severity
+from citecore.options import resolve_options
+from citecore.policy import exit_status, failing_findings
+from citecore.report.latex_verdicts import problem_lines, render_verdicts
+
+# The LaTeX package and the latexmk rc file ship inside citecore (citecore/latexmk is the
+# repository's latexmk/ folder), so a wheel install has them too.
+LATEX_SUPPORT = files("citecore") / "latexmk"
+
+
+def register(commands: Commands) -> None:
+    """Add `latexmk-hook` and `install-latex`."""
+    hook = commands.add_parser(
+        "latexmk-hook", help="run by latexmk after bibtex/biber (see latexmk/citecheck.latexmkrc)"
+    )
+    hook.add_argument("main", type=Path, help="the main .tex (or its .aux)")
+    hook.add_argument(
+        "--strict", action="store_true", default=None, help="fail the build on error findings"
+    )
+    hook.set_defaults(run=run_hook)
+    install = commands.add_parser(
+        "install-latex",
+        help="copy citecheck.sty into TEXMFHOME (kpsewhich finds it there) and say where the "
+        "latexmk rc file is",
+    )
+    install.add_argument("--texmfhome", type=Path, help="instead of `kpsewhich` TEXMFHOME")
+    install.set_defaults(run=run_install)
+
+
+def run_hook(args: argparse.Namespace) -> int:
+    """Check the project, write `<jobname>.citecheck.tex` when it changed (latexmk then reruns
+    LaTeX), print one line per problem; non-zero in strict mode when a problem fails."""
+    main_tex = args.main if args.main.suffix == ".tex" else args.main.with_suffix(".tex")
+    layer = {"strict": True} if args.strict else {}
+    options = resolve_options(layer, folder=main_tex.parent)
+    result = check_latex_file(main_tex, options, registry_verifier(options))
+    verdicts = main_tex.with_suffix(".citecheck.tex")
+    text = render_verdicts(result)
+    if not verdicts.exists() or verdicts.read_text(encoding="utf-8") != text:
+        verdicts.write_text(text, encoding="utf-8")
+    failing = failing_findings(result.findings, options)
+    shown = failing or [f for f in result.findings if f.severity is not Severity.INFO]
+    for line in problem_lines(list(shown)):
+        print(line, file=sys.stderr)
+    if failing:
+        print(f"citecheck: {len(failing)} citation problem(s) fail this build", file=sys.stderr)
+    return exit_status(result, options)
+
+
+def run_install(args: argparse.Namespace) -> int:
+    """Copy citecheck.sty to TEXMFHOME/tex/latex/citecheck/, and print the path of the latexmk
+    rc file to give `latexmk -r`."""
+    home = args.texmfhome or _texmfhome()
+    target = home / "tex" / "latex" / "citecheck"
+    target.mkdir(parents=True, exist_ok=True)
+    with as_file(LATEX_SUPPORT / "citecheck.sty") as sty:
+        if not sty.is_file():
+            raise CitecheckError(f"{sty}: citecheck.sty is missing from this installation")
+        shutil.copy2(sty, target / sty.name)
+    print(f"installed {target / 'citecheck.sty'}", file=sys.stderr)
+    rc = LATEX_SUPPORT / "citecheck.latexmkrc"
+    print(f"latexmk hook: latexmk -r {rc} -pdf main.tex", file=sys.stderr)
+    return 0
+
+
+def _texmfhome() -> Path:
+    try:
+        found = subprocess.run(
+            ["kpsewhich", "-var-value", "TEXMFHOME"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise CitecheckError(f"cannot ask kpsewhich for TEXMFHOME: {exc}") from exc
+    return Path(found).expanduser()

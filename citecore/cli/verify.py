@@ -1,0 +1,98 @@
+"""`citecheck verify`: bibliography entries, reference lists or one reference against the
+registries."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from citecore.cli.flags import (
+    REPORT_FORMATS,
+    Commands,
+    cli_layer,
+    registry_flags,
+    report_flags,
+    report_format,
+)
+from citecore.errors import CitecheckError
+from citecore.model import CheckResult
+from citecore.options import ReportFormat, resolve_options
+from citecore.policy import exit_status
+from citecore.report import render_report, write_atomically
+from citecore.report.bibtex import annotate_bibtex
+from citecore.verify.standalone import single_reference, verify_files, verify_one
+
+_ONE_REFERENCE = ("--doi", "--title", "--author", "--year", "--venue")
+
+
+def register(commands: Commands) -> None:
+    """Add `verify`."""
+    verify = commands.add_parser("verify", help="check bibliography entries against registries")
+    verify.add_argument(
+        "inputs",
+        nargs="*",
+        type=Path,
+        metavar="REFS",
+        help=".bib, CSL .json/.yaml, .txt/.md list, .pdf",
+    )
+    for flag in _ONE_REFERENCE:
+        verify.add_argument(flag, default="", help="one reference given on the command line")
+    report_flags(verify, (*REPORT_FORMATS, "bibtex"))
+    registry_flags(verify)
+    verify.add_argument(
+        "--resume",
+        type=Path,
+        metavar="FILE",
+        help="save verdicts to FILE as they come; rerun to continue",
+    )
+    verify.set_defaults(run=run_verify)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Verify the inputs (or the one reference); write the report; the exit status."""
+    options = resolve_options(cli_layer(args), base={"strict": True})
+    one = (args.doi, args.title, args.author, args.year, args.venue)
+    if args.inputs and any(one):
+        raise CitecheckError("give bibliography files or --doi/--title/…, not both")
+    if not args.inputs and not any(one):
+        raise CitecheckError("nothing to verify: give a bibliography file or --doi/--title")
+    for path in args.inputs:
+        if not path.is_file():
+            raise CitecheckError(f"{path}: no such file")
+    result = (
+        verify_files(args.inputs, options, args.resume)
+        if args.inputs
+        else verify_one(single_reference(*one), options)
+    )
+    if args.format == "bibtex":
+        _write_bibtex(args, result)
+    else:
+        report = render_report(result, report_format(args, ReportFormat.TABLE), options.only_issues)
+        if args.output is None:
+            sys.stdout.write(report)
+        else:
+            write_atomically(args.output, report)
+    return exit_status(result, options)
+
+
+def _write_bibtex(args: argparse.Namespace, result: CheckResult) -> None:
+    """The one .bib given, with `cite_check*` fields, in the encoding it was read in."""
+    if len(args.inputs) != 1 or args.inputs[0].suffix.lower() not in (".bib", ".bibtex"):
+        raise CitecheckError("-f bibtex needs exactly one .bib file")
+    raw = args.inputs[0].read_bytes()
+    encoding = "utf-8" if _decodes(raw, "utf-8") else "latin-1"
+    references = result.bibliography.references
+    text = annotate_bibtex(raw.decode(encoding), result.references, references)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_bytes(text.encode(encoding))
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
