@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.bib.bibtex import parse_bibtex
-from citecore.checks import reference_findings
+from citecore.findings import reference_findings
 from citecore.model import Bibliography, Reference, ReferenceResult, ReferenceVerdict, Severity
 from citecore.registries.record import Source
 from citecore.registries.settings import ClientSettings, SourcePolicy

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.bib.bibtex import parse_bibtex
-from citecore.checks import reference_findings
+from citecore.findings import reference_findings
 from citecore.model import Bibliography, Severity
 from tests.paths import CORPUS
 

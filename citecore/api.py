@@ -8,7 +8,6 @@ projects through `check_latex_file`. Both share `check_citations` from verificat
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,20 +15,22 @@ import panflute as pf
 
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.cache import Cache
-from citecore.checks import (
+from citecore.extract.aux import aux_keys, bcf_keys
+from citecore.extract.locate import SourceFile
+from citecore.extract.markdown import extract_citations, nocite_keys
+from citecore.findings import (
     citation_findings,
     finding,
     grounding_findings,
     reference_findings,
     verdict_findings,
 )
-from citecore.extract.locate import SourceFile
-from citecore.extract.markdown import MarkdownExtraction, extract_citations, nocite_keys
 from citecore.model import (
     Bibliography,
     CheckResult,
     Citation,
     CitationResult,
+    DocumentCheck,
     Finding,
     FindingKind,
     ReferenceResult,
@@ -40,14 +41,6 @@ from citecore.options import Options
 from citecore.pandoc.reader import read_markdown
 from citecore.pool.policy import pool_findings
 from citecore.verify import Verifier
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentCheck:
-    """A CheckResult and the extraction it came from (whose Cite elements annotation decorates)."""
-
-    result: CheckResult
-    extraction: MarkdownExtraction
 
 
 def _as_names(value: Any) -> list[str]:
@@ -206,6 +199,8 @@ def ground(
     is the document's (where a judge keeps its state)."""
     if not options.ground:
         return {}
+    # The judges and PDF readers take ~70 ms to import (python -X importtime): only runs that
+    # ground pay for them.
     from citecore.ground.judges.factory import make_judge
     from citecore.ground.run import GroundingPlan, ground_citations
 
@@ -216,25 +211,6 @@ def ground(
             return ground_citations(citations, bibliography, judge, options.sources, cache, plan)
     finally:
         judge.close()
-
-
-def registry_verifier(options: Options) -> Verifier | None:
-    """The registry verifier the options ask for (None with `verify: false`): live registries,
-    or only the cache with `offline`; base URLs and API keys from the environment."""
-    if not options.verify:
-        return None
-    from citecore.registries.settings import ClientSettings
-    from citecore.verify.registry import RegistryVerifier
-
-    overrides: dict[str, object] = {
-        "offline": options.offline,
-        "refresh": options.refresh,
-        "timeout": options.timeout,
-    }
-    if options.email:
-        overrides["email"] = options.email
-    settings = ClientSettings.from_environment(**overrides)
-    return RegistryVerifier(settings, options.cache, snapshot_path=options.snapshot)
 
 
 def check_markdown_file(
@@ -259,7 +235,7 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
     """Check a LaTeX project from its main file: its citations (following `\\input` and
     friends), the bibliographies it names (or `--bib`), and what LaTeX's own `.aux`/`.bcf`
     recorded, when they exist."""
-    from citecore.extract.latex import extract_latex
+    from citecore.extract.latex import extract_latex  # pylatexenc, ~40 ms: LaTeX runs only
 
     extraction = extract_latex(main)
     names = [str(p) for p in extraction.bibliographies]
@@ -287,8 +263,6 @@ def latex_record_findings(main: Path, extracted: set[str]) -> list[Finding]:
     """Differences between the keys read from the source and those LaTeX recorded in the
     `.aux` (BibTeX) or `.bcf` (biber) beside the main file. A key only LaTeX saw is a citation
     citecheck's reader missed, reported as a citecheck bug rather than hidden."""
-    from citecore.extract.aux import aux_keys, bcf_keys
-
     recorded: set[str] = set()
     for path, reader in (
         (main.with_suffix(".aux"), aux_keys),

@@ -9,6 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citecore.extract.markdown import MarkdownExtraction
 
 
 class CitationMode(Enum):
@@ -378,3 +382,11 @@ class CheckResult:
     findings: tuple[Finding, ...]
     grounding: dict[int, CitationResult] = field(default_factory=dict)
     outage: Outage | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentCheck:
+    """A CheckResult and the extraction it came from (whose Cite elements annotation decorates)."""
+
+    result: CheckResult
+    extraction: MarkdownExtraction

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 import panflute as pf
 
-from citecore.annotate import Flag, insert_around
+from citecore.annotate.elements import insert_around
+from citecore.annotate.flags import Flag
 from citecore.extract.markdown import CiteGroup
 
 AUTHOR = "citecheck"

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 import panflute as pf
 
-from citecore.annotate import Flag, append_header_include
+from citecore.annotate.elements import append_header_include
+from citecore.annotate.flags import Flag
 from citecore.extract.markdown import CiteGroup
 
 STYLESHEET = """<style>

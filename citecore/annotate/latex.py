@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 import panflute as pf
 
-from citecore.annotate import Flag, append_header_include, insert_around
+from citecore.annotate.elements import append_header_include, insert_around
+from citecore.annotate.flags import Flag
 from citecore.extract.markdown import CiteGroup
 
 _PREAMBLE = r"""\usepackage{xcolor}

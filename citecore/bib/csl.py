@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import yaml
+
 from citecore.bib.bibtex import month_number
 from citecore.bib.names import csl_names_complete, parse_csl_names
 from citecore.errors import InputError
@@ -134,7 +136,6 @@ def parse_csl_json(text: str, file: str) -> tuple[list[Reference], list[Unparsed
 
 def parse_csl_yaml(text: str, file: str) -> tuple[list[Reference], list[UnparsedEntry]]:
     """Read a CSL YAML file: a `references:` map (pandoc's form) or a bare list of items."""
-    import yaml  # only CSL YAML bibliographies need it
 
     try:
         documents = [d for d in yaml.safe_load_all(text) if d is not None]

@@ -30,6 +30,7 @@ def _is_braced_whole(name: str) -> bool:
 
 def parse_bibtex_name(name: str) -> Person:
     """One BibTeX name as a Person; a brace-wrapped name is an organisation, kept whole."""
+    # bibtexparser (~30 ms) is imported when a name is parsed: cached rebuilds parse none.
     from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 
     if _is_braced_whole(name):
@@ -61,7 +62,7 @@ def _is_others(name: str) -> bool:
 
 def parse_bibtex_names(value: str) -> tuple[Person, ...]:
     """An `author`/`editor` field ("A and B and others") as Persons; "others" is dropped."""
-    from bibtexparser.middlewares.names import split_multiple_persons_names
+    from bibtexparser.middlewares.names import split_multiple_persons_names  # as above
 
     names = split_multiple_persons_names(value)
     return tuple(parse_bibtex_name(n) for n in names if n.strip() and not _is_others(n))
@@ -69,7 +70,7 @@ def parse_bibtex_names(value: str) -> tuple[Person, ...]:
 
 def ends_with_others(value: str) -> bool:
     """True when a BibTeX name list says it is incomplete ("… and others", "et al.")."""
-    from bibtexparser.middlewares.names import split_multiple_persons_names
+    from bibtexparser.middlewares.names import split_multiple_persons_names  # as above
 
     names = split_multiple_persons_names(value)
     return bool(names) and (

@@ -10,7 +10,6 @@ from citecore.api import (
     check_latex_file,
     check_markdown_document,
     check_markdown_file,
-    registry_verifier,
 )
 from citecore.cli.flags import (
     REPORT_FORMATS,
@@ -22,14 +21,16 @@ from citecore.cli.flags import (
     report_format,
 )
 from citecore.errors import CitecheckError
+from citecore.files import write_atomically
 from citecore.ground.sources import source_files
 from citecore.model import CheckResult
 from citecore.options import Options, ReportFormat, resolve_options
 from citecore.pandoc.metadata import metadata_options
 from citecore.pandoc.reader import read_markdown
 from citecore.policy import exit_status, failing_findings
-from citecore.report import render_report, write_atomically
+from citecore.report import render_report
 from citecore.report.warnings import warning_lines
+from citecore.verify.registry import registry_verifier
 
 
 def register(commands: Commands) -> None:

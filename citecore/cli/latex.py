@@ -9,13 +9,14 @@ import sys
 from importlib.resources import as_file, files
 from pathlib import Path
 
-from citecore.api import check_latex_file, registry_verifier
+from citecore.annotate.latex_verdicts import problem_lines, render_verdicts
+from citecore.api import check_latex_file
 from citecore.cli.flags import Commands
 from citecore.errors import CitecheckError
 from citecore.model import Severity
 from citecore.options import resolve_options
 from citecore.policy import exit_status, failing_findings
-from citecore.report.latex_verdicts import problem_lines, render_verdicts
+from citecore.verify.registry import registry_verifier
 
 # The LaTeX package and the latexmk rc file ship inside citecore (citecore/latexmk is the
 # repository's latexmk/ folder), so a wheel install has them too.

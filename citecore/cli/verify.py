@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from citecore.bibliography_check import single_reference, verify_files, verify_one
 from citecore.cli.flags import (
     REPORT_FORMATS,
     Commands,
@@ -16,12 +17,12 @@ from citecore.cli.flags import (
     report_format,
 )
 from citecore.errors import CitecheckError
+from citecore.files import write_atomically
 from citecore.model import CheckResult
 from citecore.options import ReportFormat, resolve_options
 from citecore.policy import exit_status
-from citecore.report import render_report, write_atomically
+from citecore.report import render_report
 from citecore.report.bibtex import annotate_bibtex
-from citecore.verify.standalone import single_reference, verify_files, verify_one
 
 _ONE_REFERENCE = ("--doi", "--title", "--author", "--year", "--venue")
 

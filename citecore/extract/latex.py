@@ -18,6 +18,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pylatexenc import latexwalker, macrospec
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
 from citecore.errors import InputError
 from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
@@ -379,13 +382,6 @@ def _url_text(node: Any) -> str:
 def _converter() -> tuple[Any, Any]:
     """pylatexenc's LaTeX-to-text converter, and the parser context it reads with, taught the
     hyperref macros (pylatexenc's own reading of `\\href` fails on every use)."""
-    from pylatexenc import latexwalker, macrospec
-    from pylatexenc.latex2text import (
-        LatexNodes2Text,
-        MacroTextSpec,
-        get_default_latex_context_db,
-    )
-
     parsing = latexwalker.get_default_latex_context_db()
     parsing.add_context_category(
         "citecheck-hyperref",

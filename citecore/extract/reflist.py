@@ -161,7 +161,7 @@ def reference_section(text: str) -> tuple[str, int]:
 def references_from_pdf(path: Path) -> list[Reference]:
     """The references of a PDF's last reference section (text layer; no OCR)."""
     try:
-        import pymupdf
+        import pymupdf  # ~600 ms to import: only a PDF reference list needs it
     except ImportError as exc:  # pragma: no cover - a dependency of the package
         raise InputError("reading PDFs needs pymupdf (pip install pymupdf)") from exc
     try:

@@ -22,7 +22,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from citecore.report import write_atomically
+from citecore.files import write_atomically
 
 logger = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ def pandoc_path() -> str:
     if on_path:
         return on_path
     try:
-        import pypandoc
+        import pypandoc  # the fallback: only asked when pandoc is not on PATH
 
         bundled = str(pypandoc.get_pandoc_path())
     except (ImportError, OSError) as exc:

@@ -19,15 +19,18 @@ from typing import Any, TextIO
 import panflute as pf
 
 from citecore.annotate import annotate
-from citecore.api import DocumentCheck, check_document, registry_verifier
+from citecore.api import check_document
 from citecore.errors import CitecheckError, ExitCode
 from citecore.extract.locate import SourceFile
-from citecore.model import CheckResult
+from citecore.files import write_atomically
+from citecore.ground.sources import READABLE_SUFFIXES, source_files
+from citecore.model import CheckResult, DocumentCheck
 from citecore.options import PROJECT_FILE, Options, resolve_options
 from citecore.pandoc.metadata import metadata_options
 from citecore.policy import exit_status, failing_findings
-from citecore.report import render_report, write_atomically
+from citecore.report import render_report
 from citecore.report.warnings import warning_lines
+from citecore.verify.registry import registry_verifier
 
 logger = logging.getLogger(__name__)
 
@@ -131,7 +134,6 @@ def grounding_inputs(result: CheckResult, sources_dir: Path | None) -> list[Path
     """Every file grounding read or would read if it appeared: the cited entries' source files
     and their `<key>.pdf|.md|.txt` places in the sources folder (absent ones count too, so that
     adding a source re-runs the check)."""
-    from citecore.ground.sources import READABLE_SUFFIXES, source_files
 
     folders = [Path(s).parent for s in result.bibliography.sources if Path(s).is_file()]
     paths: list[Path] = []

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 import sys
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from citecore.cache import Cache
 from citecore.cli.flags import Commands, bibliography_option
 from citecore.extract.latex import extract_latex
 from citecore.extract.markdown import extract_citations
+from citecore.files import write_atomically
 from citecore.model import Severity
 from citecore.options import Options, build_options, environment_layer
 from citecore.pandoc.reader import read_markdown
@@ -22,7 +25,6 @@ from citecore.pool.model import fix_pool, load_pool
 from citecore.pool.policy import coverage, cutoff_date, reprompt
 from citecore.registries.http import RegistryClient
 from citecore.registries.settings import ClientSettings
-from citecore.report import write_atomically
 
 
 def register(commands: Commands) -> None:
@@ -136,8 +138,6 @@ def _client_settings(args: argparse.Namespace) -> tuple[Options, ClientSettings]
 
 def _verify_pool(args: argparse.Namespace) -> int:
     """Build a pool from candidates and write it; 0 when anything was accepted."""
-    import asyncio
-    import json
 
     options, settings = _client_settings(args)
     candidates = parse_candidates(json.loads(args.candidates.read_text(encoding="utf-8")))
@@ -163,7 +163,6 @@ def _verify_pool(args: argparse.Namespace) -> int:
 
 def _corroborate(args: argparse.Namespace) -> int:
     """Print every paper's tier; 1 when any is not `high`."""
-    import asyncio
 
     options, settings = _client_settings(args)
     pool, _ = load_pool(args.pool)

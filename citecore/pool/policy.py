@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from citecore.checks import finding
+from citecore.findings import finding
 from citecore.model import (
     Bibliography,
     Citation,

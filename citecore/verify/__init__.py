@@ -2,7 +2,7 @@
 
 A verifier receives the cited, parsed references and returns a verdict for each it could judge;
 entries it leaves out stay `unchecked`. Its verdicts become findings through
-`citecore.checks.verdict_findings`, beside the local checks, so every report and annotation shows
+`citecore.findings.verdict_findings`, beside the local checks, so every report and annotation shows
 them without knowing where they came from.
 """
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from citecore.cache import content_key
 from citecore.errors import InputError
+from citecore.files import write_atomically
 from citecore.model import Reference, ReferenceResult, ReferenceVerdict
-from citecore.report import write_atomically
 from citecore.serialize import record_from_data, to_data
 
 _KIND = "citecheck-verify-progress"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from citecore.cache import Cache, content_key
 from citecore.model import Outage, Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict
+from citecore.options import Options
 from citecore.registries.settings import ClientSettings
 from citecore.registries.snapshot import Snapshot
 from citecore.serialize import record_from_data, to_data
@@ -156,7 +157,7 @@ async def _guarded(verdict: Awaitable[ReferenceResult], reference: Reference) ->
 
 def _outage(client: RegistryClient, results: Sequence[ReferenceResult]) -> Outage | None:
     """What `client`'s failures left unchecked among `results`, and why; None when nothing."""
-    from citecore.registries.http import Failure
+    from citecore.registries.http import Failure  # loaded by now: only asked runs come here
 
     network_down = client.network_down
     unchecked = tuple(
@@ -198,3 +199,19 @@ def _unreachable(result: ReferenceResult) -> ReferenceResult:
         flags=result.flags | {ReferenceFlag.COVERAGE_INCOMPLETE},
         notes=(*result.notes, _UNREACHABLE_NOTE),
     )
+
+
+def registry_verifier(options: Options) -> RegistryVerifier | None:
+    """The registry verifier the options ask for (None with `verify: false`): live registries,
+    or only the cache with `offline`; base URLs and API keys from the environment."""
+    if not options.verify:
+        return None
+    overrides: dict[str, object] = {
+        "offline": options.offline,
+        "refresh": options.refresh,
+        "timeout": options.timeout,
+    }
+    if options.email:
+        overrides["email"] = options.email
+    settings = ClientSettings.from_environment(**overrides)
+    return RegistryVerifier(settings, options.cache, snapshot_path=options.snapshot)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
+from pyiso4.ltwa import Abbreviate
 from rapidfuzz import fuzz
 
 from citecore.normalize import fold
@@ -346,7 +347,6 @@ def _same_words(cited: list[str], found: list[str]) -> bool:
 
 @cache
 def _ltwa() -> object:
-    from pyiso4.ltwa import Abbreviate
 
     return Abbreviate.create()
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from citecore.errors import OptionsError
 from citecore.ground.judges import Judge
+from citecore.ground.judges.local import LocalJudge
 from citecore.ground.sources import source_files
 from citecore.model import Bibliography, Citation
 from citecore.options import Options
@@ -21,21 +22,20 @@ def make_judge(
     `GOOGLE_API_KEY` from the environment; the state file lives in the document's folder)."""
     judge = options.judge or ("gemini" if os.environ.get("GOOGLE_API_KEY") else "local")
     if judge == "openai":
-        from citecore.ground.judges.openai_compat import OpenAICompatJudge
+        from citecore.ground.judges.openai_compat import OpenAICompatJudge  # httpx, ~110 ms
 
         if not options.judge_url or not options.judge_model:
             raise OptionsError("judge openai needs judge-url and judge-model")
         return OpenAICompatJudge(options.judge_url, options.judge_model, options.timeout)
     if judge == "gemini":
         return _gemini(options, citations, bibliography, folder)
-    from citecore.ground.judges.local import LocalJudge
-
     return LocalJudge()
 
 
 def _gemini(
     options: Options, citations: Sequence[Citation], bibliography: Bibliography, folder: Path
 ) -> Judge:
+    # google-genai takes ~550 ms to import: only the Gemini judge needs it.
     from google import genai
 
     from citecore.ground.gemini_store import STATE_FILE, StoreSync

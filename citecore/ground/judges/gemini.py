@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from google.genai import errors, types
+
 from citecore.ground.evidence import RankedPassage
 from citecore.ground.judges import JudgeVerdict
 from citecore.ground.judges.prompt import INSTRUCTIONS, parse_answer, user_message
@@ -50,7 +52,6 @@ class GeminiJudge:
         self.sleep = sleep
 
     def _config(self, keys: Sequence[str]) -> Any:
-        from google.genai import types
 
         tool = types.Tool(
             file_search=types.FileSearch(
@@ -83,7 +84,6 @@ class GeminiJudge:
     def _ask_one(
         self, model: str, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str]
     ) -> JudgeVerdict:
-        from google.genai import errors
 
         try:
             response = self.client.models.generate_content(
@@ -100,7 +100,6 @@ class GeminiJudge:
         """Every question in one Batch API job (cheaper, and no rate-limit dance); the job is
         polled until it ends. UNSUPPORTED and UNCONFIRMED answers go to the retry model one by
         one."""
-        from google.genai import errors, types
 
         requests = [
             types.InlinedRequest(

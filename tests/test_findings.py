@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from citecore.bib.bibtex import parse_bibtex
-from citecore.checks import citation_findings, reference_findings, verdict_findings
+from citecore.findings import citation_findings, reference_findings, verdict_findings
 from citecore.model import (
     Bibliography,
     Citation,

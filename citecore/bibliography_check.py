@@ -6,14 +6,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from citecore.api import registry_verifier
 from citecore.bib.loader import load_bibliographies
-from citecore.checks import reference_findings, verdict_findings
+from citecore.bib.names import parse_bibtex_names
 from citecore.extract.reflist import (
     reference_section,
     references_from_pdf,
     references_from_text,
 )
+from citecore.findings import reference_findings, verdict_findings
+from citecore.identifiers import arxiv_from_doi, normalize_doi
 from citecore.model import (
     Bibliography,
     CheckResult,
@@ -25,14 +26,13 @@ from citecore.model import (
 from citecore.options import Options
 from citecore.verify import Verifier
 from citecore.verify.progress import load_progress, references_digest, save_progress
+from citecore.verify.registry import registry_verifier
 
 
 def single_reference(
     doi: str = "", title: str = "", author: str = "", year: str = "", venue: str = ""
 ) -> Reference:
     """A reference given on the command line (`--doi`, `--title`, …)."""
-    from citecore.bib.names import parse_bibtex_names
-    from citecore.identifiers import arxiv_from_doi, normalize_doi
 
     normalized = normalize_doi(doi)
     return Reference(

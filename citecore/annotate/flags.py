@@ -1,0 +1,60 @@
+"""What each citation is flagged with in an annotated draft: its worst finding, or the page
+its source supports it on."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from citecore.extract.markdown import CiteGroup
+from citecore.model import CitationResult, DocumentCheck, Finding, GroundingStatus, Severity
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """What one Cite element is flagged with: its worst severity and one line per problem."""
+
+    severity: Severity
+    lines: tuple[str, ...]
+
+    def text(self, limit: int = 220) -> str:
+        """The problems joined into one short note."""
+        joined = " · ".join(self.lines)
+        return joined if len(joined) <= limit else joined[: limit - 1].rstrip() + "…"
+
+
+def flags_for(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
+    """Each Cite group with at least one warning or error about one of its keys, and, when
+    grounding ran, each supported one with its page ("supported, p. 7") as information."""
+    by_key: dict[str, list[Finding]] = defaultdict(list)
+    for item in check.result.findings:
+        if item.key and item.severity is not Severity.INFO:
+            by_key[item.key].append(item)
+    flagged = []
+    position = 0  # groups list the citations in the same order as the result does
+    for group in check.extraction.groups:
+        indices = range(position, position + len(group.citations))
+        position += len(group.citations)
+        findings = [f for c in group.citations for f in by_key.get(c.key, [])]
+        lines = tuple(dict.fromkeys(f"{f.kind.value}: {f.message}" for f in findings))
+        if findings:
+            worst = max((f.severity for f in findings), key=lambda s: s.rank)
+            flagged.append((group, Flag(worst, lines)))
+            continue
+        grounded = [
+            _grounding_line(check.result.grounding[i])
+            for i in indices
+            if i in check.result.grounding
+        ]
+        supported = [line for line in grounded if line]
+        if supported:
+            flagged.append((group, Flag(Severity.INFO, tuple(dict.fromkeys(supported)))))
+    return flagged
+
+
+def _grounding_line(result: CitationResult) -> str:
+    """ "supported, p. 7 (local)" for a supported, proved verdict; "" otherwise."""
+    if result.status is not GroundingStatus.SUPPORTED or result.ungrounded:
+        return ""
+    page = f", p. {result.page}" if result.page else ""
+    return f"supported{page} ({result.judge})"
