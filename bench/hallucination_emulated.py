@@ -30,8 +30,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.bib.bibtex import parse_bibtex
 from citecore.findings import reference_findings
-from citecore.model import Bibliography, Reference, ReferenceResult, ReferenceVerdict, Severity
-from citecore.registries.record import Source
+from citecore.model import (
+    Bibliography,
+    Reference,
+    ReferenceResult,
+    ReferenceVerdict,
+    Severity,
+    Source,
+)
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator

@@ -25,9 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.bib.bibtex import parse_bibtex
-from citecore.model import Reference
+from citecore.model import Reference, Source
 from citecore.registries import arxiv, crossref, europepmc, pubmed
-from citecore.registries.record import Source
 from citecore.registries.settings import POLICIES, ClientSettings
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, Reply, recorded

@@ -270,7 +270,7 @@ def _verdict_message(result: ReferenceResult) -> str:
             f"{m.field}: '{m.given}' vs '{m.found}'" + (f" ({m.reason})" if m.reason else "")
             for m in result.mismatches
         )
-        source = f" ({result.match.source})" if result.match else ""
+        source = f" ({result.match.source.value})" if result.match else ""
         return f"differs from the registry record{source}: {fields}"
     if result.verdict is ReferenceVerdict.NOT_FOUND:
         consulted = ", ".join(result.sources) or "the registries"

@@ -15,6 +15,34 @@ if TYPE_CHECKING:
     from citecore.extract.markdown import MarkdownExtraction
 
 
+class Source(Enum):
+    """The registries citecheck consults; the value is the name in settings and reports."""
+
+    DOI = "doi"
+    CROSSREF = "crossref"
+    DATACITE = "datacite"
+    ARXIV = "arxiv"
+    PUBMED = "pubmed"
+    EUROPEPMC = "europepmc"
+    OPENALEX = "openalex"
+    SEMANTICSCHOLAR = "semanticscholar"
+    DBLP = "dblp"
+    UNPAYWALL = "unpaywall"
+
+
+class CitationContext(Enum):
+    """Where a citation sits in the document."""
+
+    BODY = "body"
+    NOTE = "note"
+    LIST = "list"
+    QUOTE = "quote"
+    TABLE = "table"
+    CAPTION = "caption"
+    HEADING = "heading"
+    METADATA = "metadata"
+
+
 class CitationMode(Enum):
     """How a citation is rendered: pandoc's three modes (LaTeX maps its macros onto them)."""
 
@@ -182,8 +210,7 @@ class Citation:
     paragraph: str = ""
     note_number: int | None = None
     cited_with: tuple[str, ...] = ()
-    # Where the citation sits: body, note, list, quote, table, caption, heading or metadata.
-    context: str = "body"
+    context: CitationContext = CitationContext.BODY
 
     @property
     def in_note(self) -> bool:
@@ -276,7 +303,7 @@ class FieldMismatch:
 class Match:
     """The registry record a reference was compared with."""
 
-    source: str
+    source: Source
     title: str = ""
     authors: tuple[str, ...] = ()
     year: int | None = None

@@ -86,7 +86,7 @@ class Options:
     timeout: float = 20.0
     ground: bool = False
     sources: Path | None = None
-    judge: str = ""
+    judge: JudgeKind | None = None
     judge_url: str = ""
     judge_model: str = ""
     retry_model: str = ""
@@ -160,15 +160,25 @@ def _as_seconds(value: Any) -> float:
     return seconds
 
 
-_JUDGES = ("local", "openai", "gemini")
+class JudgeKind(Enum):
+    """Who judges whether a source supports a claim."""
+
+    LOCAL = "local"  # lexical rules on this machine
+    OPENAI = "openai"  # any OpenAI-compatible chat endpoint
+    GEMINI = "gemini"  # Gemini File Search over the cited sources
 
 
-def _as_judge(value: Any) -> str:
-    """A judge name; "" leaves the choice to the environment (gemini with a key, else local)."""
+def _as_judge(value: Any) -> JudgeKind | None:
+    """The judge asked for; None leaves the choice to the environment (gemini with a key,
+    else local)."""
     name = str(value).strip().lower()
-    if name and name not in _JUDGES:
-        raise OptionsError(f"option judge: unknown judge {value!r} (known: {', '.join(_JUDGES)})")
-    return name
+    if not name:
+        return None
+    try:
+        return JudgeKind(name)
+    except ValueError as exc:
+        known = ", ".join(k.value for k in JudgeKind)
+        raise OptionsError(f"option judge: unknown judge {value!r} (known: {known})") from exc
 
 
 def _as_share(value: Any) -> float:

@@ -18,8 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citecore.model import Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict
-from citecore.registries.record import Source
+from citecore.model import Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict, Source
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import Fault, RegistryEmulator

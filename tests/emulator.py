@@ -26,7 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-from citecore.registries.record import Source
+from citecore.model import Source
 from citecore.registries.request import RegistryRequest
 from citecore.registries.settings import base_url_variable
 from tests.paths import FIXTURES

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citecore.registries.record import Source
+from citecore.model import Source
 from citecore.registries.settings import rate_variables
 from tests.emulator import RegistryEmulator
 from tests.hallmark import hallmark_bibtex

@@ -21,17 +21,34 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "citecore.options",
         "citecore.files",
     ),
-    ("citecore.extract", "citecore.bib", "citecore.pandoc.reader", "citecore.pandoc.metadata",
-     "citecore.pandoc.inputs"),  # fmt: skip
+    (
+        "citecore.extract",
+        "citecore.bib",
+        "citecore.pandoc.reader",
+        "citecore.pandoc.metadata",
+        "citecore.pandoc.inputs",
+    ),
     ("citecore.registries",),
     ("citecore.verify",),
     ("citecore.ground",),
-    ("citecore.findings", "citecore.policy", "citecore.pool.model", "citecore.pool.policy",
-     "citecore.pool.build", "citecore.pool.corroborate", "citecore.pool.bibtex"),  # fmt: skip
+    (
+        "citecore.findings",
+        "citecore.policy",
+        "citecore.pool.model",
+        "citecore.pool.policy",
+        "citecore.pool.build",
+        "citecore.pool.corroborate",
+        "citecore.pool.bibtex",
+    ),
     ("citecore.report", "citecore.annotate"),
     ("citecore.api", "citecore.bibliography_check"),
-    ("citecore.cli", "citecore.pool.cli", "citecore.pandoc.process", "citecore.pandoc.run",
-     "citecore.pandoc.replay"),  # fmt: skip
+    (
+        "citecore.cli",
+        "citecore.pool.cli",
+        "citecore.pandoc.process",
+        "citecore.pandoc.run",
+        "citecore.pandoc.replay",
+    ),
 )
 
 

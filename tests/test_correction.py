@@ -10,6 +10,7 @@ from citecore.model import (
     ReferenceFlag,
     ReferenceResult,
     ReferenceVerdict,
+    Source,
 )
 from citecore.report.bibtex import annotate_bibtex
 from citecore.report.correction import corrected_bibtex, corrected_fields
@@ -20,7 +21,7 @@ BIB = (
     "  year = {2023},\n  doi = {10.99999/fednp}\n}\n"
 )
 RECORD = Match(
-    source="crossref",
+    source=Source.CROSSREF,
     title="FedNP: Towards Non-IID Federated Learning via Federated Neural Propagation",
     authors=("Wu, Xueyang", "Huang, Hengguan", "Ding, Youlong"),
     year=2023,
@@ -67,7 +68,7 @@ def test_the_fix_names_only_the_fields_that_differ() -> None:
 
 
 def test_no_correction_from_a_record_of_another_work() -> None:
-    other = Match(source="crossref", title="Deep learning", doi="10.1038/nature14539")
+    other = Match(source=Source.CROSSREF, title="Deep learning", doi="10.1038/nature14539")
     unrelated = result(
         suggested=None,
         match=other,

@@ -19,6 +19,7 @@ from citecore.model import (
     ReferenceResult,
     ReferenceVerdict,
     Severity,
+    Source,
     SourceLocation,
 )
 
@@ -132,7 +133,7 @@ def test_verifier_verdicts_become_findings_at_the_entry() -> None:
             "a",
             ReferenceVerdict.MISMATCH,
             mismatches=(FieldMismatch("year", "2019", "2020"),),
-            match=Match("crossref"),
+            match=Match(Source.CROSSREF),
         ),
         "b": ReferenceResult(
             "b", ReferenceVerdict.VERIFIED, flags=frozenset({ReferenceFlag.RETRACTED})

@@ -9,6 +9,7 @@ import pytest
 
 from citecore.cli import main
 from citecore.pool.build import Candidate, dedup_papers, match_score, prededup
+from citecore.pool.model import PoolPaper
 from citecore.registries import arxiv, crossref
 from tests.emulator import RegistryEmulator, Reply, fixture, recorded
 
@@ -70,15 +71,20 @@ def test_dedup_precedence_keeps_the_better_match() -> None:
         arxiv_id: str = "",
         paper_id: str = "",
         tag: str = "intro",
-    ) -> dict[str, object]:
-        ids = {k: v for k, v in {"DOI": doi, "ArXiv": arxiv_id}.items() if v}
-        return {
-            "title": title,
-            "externalIds": ids,
-            "paperId": paper_id,
-            "match_score": score,
-            "discovered_for": [tag],
-        }
+    ) -> PoolPaper:
+        return PoolPaper(
+            key="",
+            title=title,
+            year=2020,
+            authors=(),
+            venue="",
+            abstract="",
+            doi=doi,
+            arxiv_id=arxiv_id,
+            paper_id=paper_id,
+            discovered_for=(tag,),
+            match_score=score,
+        )
 
     kept = dedup_papers(
         [
@@ -92,11 +98,11 @@ def test_dedup_precedence_keeps_the_better_match() -> None:
             paper("Same  Title", 72),
         ]
     )
-    assert [(p["title"], p["match_score"], p["discovered_for"]) for p in kept] == [
-        ("A again", 95, ["intro", "related"]),
-        ("B preprint", 99, ["intro"]),
-        ("C", 75, ["intro"]),
-        ("Same  Title", 72, ["intro"]),
+    assert [(p.title, p.match_score, p.discovered_for) for p in kept] == [
+        ("A again", 95, ("intro", "related")),
+        ("B preprint", 99, ("intro",)),
+        ("C", 75, ("intro",)),
+        ("Same  Title", 72, ("intro",)),
     ]
 
 

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from citecore.cli import main
+from citecore.model import Source
 from citecore.pool.corroborate import Tier, classify
 from citecore.pool.model import PoolPaper
 from citecore.registries import crossref, openalex
-from citecore.registries.record import Source, WorkRecord
+from citecore.registries.record import WorkRecord
 from tests.emulator import RegistryEmulator, Reply, fixture
 
 PNAS = "10.1073/pnas.1414271111"

@@ -13,6 +13,7 @@ import panflute as pf
 from citecore.annotate.elements import append_header_include, insert_around
 from citecore.annotate.flags import Flag
 from citecore.extract.markdown import CiteGroup
+from citecore.model import CitationContext
 
 _PREAMBLE = r"""\usepackage{xcolor}
 \definecolor{citecheck-error}{HTML}{B71C1C}
@@ -33,9 +34,14 @@ _DRAFT_GEOMETRY = (
     "marginparwidth=2in",
     "marginparsep=0.2in",
 )
-_INLINE_CONTEXTS = {"note", "table", "caption", "metadata"}
+_INLINE_CONTEXTS = {
+    CitationContext.NOTE,
+    CitationContext.TABLE,
+    CitationContext.CAPTION,
+    CitationContext.METADATA,
+}
 # A note inside a heading would travel into the table of contents and PDF bookmarks.
-_UNANNOTATED_CONTEXTS = {"heading"}
+_UNANNOTATED_CONTEXTS = {CitationContext.HEADING}
 _SPECIALS = {
     "\\": r"\textbackslash{}",
     "{": r"\{",

@@ -24,7 +24,7 @@ from citecore.errors import CitecheckError
 from citecore.files import write_atomically
 from citecore.ground.sources import source_files
 from citecore.model import CheckResult
-from citecore.options import Options, ReportFormat, resolve_options
+from citecore.options import JudgeKind, Options, ReportFormat, resolve_options
 from citecore.pandoc.metadata import metadata_options
 from citecore.pandoc.reader import read_markdown
 from citecore.policy import exit_status, failing_findings
@@ -98,7 +98,7 @@ def _document_command(commands: Commands, name: str, help_text: str) -> argparse
     )
     check.add_argument(
         "--judge",
-        choices=["local", "openai", "gemini"],
+        choices=[kind.value for kind in JudgeKind],
         help="who judges support (turns --ground on; default: gemini with a key, else local)",
     )
     check.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible endpoint")

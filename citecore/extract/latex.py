@@ -24,7 +24,7 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 from citecore.errors import InputError
 from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
-from citecore.model import Citation, CitationMode, SourceLocation
+from citecore.model import Citation, CitationContext, CitationMode, SourceLocation
 
 _NORMAL = {
     "cite",
@@ -652,7 +652,7 @@ class _Reader:
                     paragraph=claim[1],
                     note_number=note,
                     cited_with=tuple(k for k in keys if k != key),
-                    context="note" if note is not None else "body",
+                    context=CitationContext.NOTE if note is not None else CitationContext.BODY,
                 )
             )
 

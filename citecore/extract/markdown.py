@@ -16,7 +16,7 @@ import panflute as pf
 from citecore.extract.locate import LineMatcher, Region, SourceFile, SourceIndex
 from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
-from citecore.model import Citation, CitationMode, SourceLocation
+from citecore.model import Citation, CitationContext, CitationMode, SourceLocation
 
 # Quarto (`@fig-x`) and pandoc-crossref (`@fig:x`) cross-references look like citations but are not.
 _CROSSREF = re.compile(
@@ -66,7 +66,7 @@ class MarkdownExtraction:
 class _Context:
     """Where the walk is: the kind of container and the footnote number, if inside one."""
 
-    kind: str = "body"
+    kind: CitationContext = CitationContext.BODY
     note_number: int | None = None
 
 
@@ -129,7 +129,9 @@ class _Walker:
         if isinstance(block, (pf.Para, pf.Plain)):
             self.inline_container(block.content, context)
         elif isinstance(block, pf.Header):
-            self.inline_container(block.content, _Context("heading", context.note_number))
+            self.inline_container(
+                block.content, _Context(CitationContext.HEADING, context.note_number)
+            )
         elif isinstance(block, pf.LineBlock):
             for line in block.content:
                 self.inline_container(line.content, context)
@@ -144,25 +146,29 @@ class _Walker:
             finally:
                 self.in_captioned_figure = outer
         elif isinstance(block, pf.BlockQuote):
-            self.blocks(block.content, _Context("quote", context.note_number))
+            self.blocks(block.content, _Context(CitationContext.QUOTE, context.note_number))
         elif isinstance(block, (pf.BulletList, pf.OrderedList)):
             for item in block.content:
-                self.blocks(item.content, _Context("list", context.note_number))
+                self.blocks(item.content, _Context(CitationContext.LIST, context.note_number))
         elif isinstance(block, pf.DefinitionList):
             for item in block.content:
-                self.inline_container(item.term, _Context("list", context.note_number))
+                self.inline_container(
+                    item.term, _Context(CitationContext.LIST, context.note_number)
+                )
                 for definition in item.definitions:
-                    self.blocks(definition.content, _Context("list", context.note_number))
+                    self.blocks(
+                        definition.content, _Context(CitationContext.LIST, context.note_number)
+                    )
         elif isinstance(block, pf.Div):
             self.blocks(block.content, context)
 
     def caption(self, caption: pf.Caption | None, context: _Context) -> None:
         if caption is not None:
-            self.blocks(caption.content, _Context("caption", context.note_number))
+            self.blocks(caption.content, _Context(CitationContext.CAPTION, context.note_number))
 
     def table(self, table: pf.Table, context: _Context) -> None:
         self.caption(table.caption, context)
-        inner = _Context("table", context.note_number)
+        inner = _Context(CitationContext.TABLE, context.note_number)
         parts = [table.head, *table.content, table.foot]
         for part in parts:
             if part is None:
@@ -199,7 +205,7 @@ class _Walker:
 
     def note(self, note: pf.Note, context: _Context) -> None:
         self.note_count += 1
-        self.blocks(note.content, _Context("note", self.note_count))
+        self.blocks(note.content, _Context(CitationContext.NOTE, self.note_count))
 
     def _flatten(
         self,
@@ -297,7 +303,7 @@ class _Walker:
     def _location_for(self, key: str, context: _Context) -> SourceLocation | None:
         if self.matcher is None:
             return None
-        if context.kind == "metadata":
+        if context.kind is CitationContext.METADATA:
             region = Region.METADATA
         elif context.note_number is not None:
             region = Region.NOTE_DEFINITION
@@ -370,7 +376,7 @@ def extract_citations(doc: pf.Doc, sources: Sequence[SourceFile] = ()) -> Markdo
     walker = _Walker(sources[0].name if sources else "<stdin>", matcher)
     for name, value in doc.metadata.content.items():
         if name not in _METADATA_SKIPPED:
-            walker.blocks(_metadata_inlines(value), _Context("metadata"))
+            walker.blocks(_metadata_inlines(value), _Context(CitationContext.METADATA))
     walker.blocks(doc.content, _Context())
     return MarkdownExtraction(
         tuple(walker.groups), tuple(walker.unmapped), tuple(walker.comma_joined)

@@ -19,7 +19,7 @@ from typing import Any
 
 from citecore.identifiers import arxiv_in_text
 from citecore.normalize import normalized_title
-from citecore.pool.model import title_score
+from citecore.pool.model import PoolPaper, title_score
 from citecore.pool.policy import before_cutoff
 from citecore.registries import arxiv, crossref
 from citecore.registries.http import RegistryClient, Status
@@ -50,7 +50,7 @@ class Candidate:
 class Outcome:
     """What building the pool did with every candidate."""
 
-    accepted: list[dict[str, Any]] = field(default_factory=list)
+    accepted: list[PoolPaper] = field(default_factory=list)
     rejected: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -116,45 +116,45 @@ async def _best_hit(
     return best
 
 
-def _paper(candidate: Candidate, hit: WorkRecord, score: float) -> dict[str, Any]:
-    ids = {"DOI": hit.doi} if hit.doi else {}
-    if hit.arxiv_id or candidate.arxiv_id:
-        ids["ArXiv"] = (hit.arxiv_id or candidate.arxiv_id).split("v")[0]
-    return {
-        "title": hit.title,
-        "year": hit.year,
-        "authors": [{"name": f"{p.given} {p.family}".strip()} for p in hit.authors],
-        "venue": hit.venue,
-        "abstract": hit.abstract,
-        "externalIds": ids,
-        "paperId": "",
-        "discovered_for": list(candidate.discovered_for),
-        "match_score": round(score, 1),
-    }
+def _paper(candidate: Candidate, hit: WorkRecord, score: float) -> PoolPaper:
+    """The accepted paper: the registry's record, the candidate's tags; its key is given when
+    the pool is read."""
+    return PoolPaper(
+        key="",
+        title=hit.title,
+        year=hit.year,
+        authors=tuple(f"{p.given} {p.family}".strip() for p in hit.authors),
+        venue=hit.venue,
+        abstract=hit.abstract,
+        doi=hit.doi,
+        arxiv_id=(hit.arxiv_id or candidate.arxiv_id).split("v")[0],
+        paper_id="",
+        discovered_for=candidate.discovered_for,
+        match_score=round(score, 1),
+    )
 
 
-def dedup_papers(papers: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def dedup_papers(papers: Sequence[PoolPaper]) -> list[PoolPaper]:
     """One paper per work: the same paperId, else DOI, else arXiv id, else normalized title
     names the same work; the higher match score stays (tags merged)."""
-    kept: dict[str, dict[str, Any]] = {}
+    kept: dict[str, PoolPaper] = {}
     for paper in papers:
-        ids = paper.get("externalIds") or {}
         identity = (
-            f"paper:{paper['paperId']}"
-            if paper.get("paperId")
-            else f"doi:{ids['DOI'].lower()}"
-            if ids.get("DOI")
-            else f"arxiv:{ids['ArXiv']}"
-            if ids.get("ArXiv")
-            else f"title:{normalized_title(paper['title'])}"
+            f"paper:{paper.paper_id}"
+            if paper.paper_id
+            else f"doi:{paper.doi.lower()}"
+            if paper.doi
+            else f"arxiv:{paper.arxiv_id}"
+            if paper.arxiv_id
+            else f"title:{normalized_title(paper.title)}"
         )
         other = kept.get(identity)
         if other is None:
             kept[identity] = paper
             continue
-        tags = list(dict.fromkeys(other["discovered_for"] + paper["discovered_for"]))
-        winner = paper if paper["match_score"] > other["match_score"] else other
-        kept[identity] = {**winner, "discovered_for": tags}
+        tags = tuple(dict.fromkeys(other.discovered_for + paper.discovered_for))
+        winner = paper if (paper.match_score or 0) > (other.match_score or 0) else other
+        kept[identity] = replace(winner, discovered_for=tags)
     return list(kept.values())
 
 

@@ -21,7 +21,7 @@ from citecore.pandoc.reader import read_markdown
 from citecore.pool.bibtex import key_mapping, pool_bibtex, rewrite_keys, sync_preview
 from citecore.pool.build import Outcome, build_pool, parse_candidates
 from citecore.pool.corroborate import Corroboration, Tier, corroborate
-from citecore.pool.model import fix_pool, load_pool
+from citecore.pool.model import fix_pool, load_pool, paper_data
 from citecore.pool.policy import coverage, cutoff_date, reprompt
 from citecore.registries.http import RegistryClient
 from citecore.registries.settings import ClientSettings
@@ -151,7 +151,7 @@ def _verify_pool(args: argparse.Namespace) -> int:
     outcome = asyncio.run(run())
     for title, reason in outcome.rejected:
         print(f"rejected: {title[:70]}: {reason}", file=sys.stderr)
-    pool = {"papers": outcome.accepted}
+    pool = {"papers": [paper_data(p) for p in outcome.accepted]}
     write_atomically(args.output, json.dumps(pool, ensure_ascii=False, indent=2) + "\n")
     print(
         f"citecheck: {len(outcome.accepted)} papers in {args.output} from "

@@ -39,6 +39,8 @@ class PoolPaper:
     arxiv_id: str
     paper_id: str
     discovered_for: tuple[str, ...]
+    # How well the registry record matched the candidate title (0-100), for built pools.
+    match_score: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +147,26 @@ def parse_pool(data: Any, path: str) -> tuple[Pool, list[PoolProblem]]:
     minimum = data.get("min_cite_paper_count")
     count = int(str(minimum)) if str(minimum or "").isdigit() else None
     return Pool(path, tuple(papers), count), problems
+
+
+def paper_data(paper: PoolPaper) -> dict[str, Any]:
+    """A paper as a pool file stores it (what `parse_pool` reads back)."""
+    ids = {name: value for name, value in (("DOI", paper.doi), ("ArXiv", paper.arxiv_id)) if value}
+    data: dict[str, Any] = {
+        "title": paper.title,
+        "year": paper.year,
+        "authors": [{"name": name} for name in paper.authors],
+        "venue": paper.venue,
+        "abstract": paper.abstract,
+        "externalIds": ids,
+        "paperId": paper.paper_id,
+        "discovered_for": list(paper.discovered_for),
+    }
+    if paper.key:
+        data["bibtex_key"] = paper.key
+    if paper.match_score is not None:
+        data["match_score"] = paper.match_score
+    return data
 
 
 def load_pool(path: Path) -> tuple[Pool, list[PoolProblem]]:

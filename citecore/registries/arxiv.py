@@ -10,8 +10,8 @@ import re
 import xml.etree.ElementTree as ElementTree
 
 from citecore.bib.names import parse_display_name
-from citecore.model import Person
-from citecore.registries.record import Source, WorkRecord
+from citecore.model import Person, Source
+from citecore.registries.record import WorkRecord
 from citecore.registries.request import RegistryRequest
 
 _ATOM = "{http://www.w3.org/2005/Atom}"

@@ -12,8 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from citecore.model import Person
-from citecore.registries.record import Source, Update, WorkRecord
+from citecore.model import Person, Source
+from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest, quote_doi
 
 _UPDATES = {

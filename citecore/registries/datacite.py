@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from citecore.identifiers import arxiv_from_doi
-from citecore.model import Person
-from citecore.registries.record import Source, WorkRecord
+from citecore.model import Person, Source
+from citecore.registries.record import WorkRecord
 from citecore.registries.request import RegistryRequest, quote_doi
 
 

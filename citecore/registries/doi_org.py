@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from enum import Enum
 
-from citecore.registries.record import Source
+from citecore.model import Source
 from citecore.registries.request import RegistryRequest, quote_doi
 
 

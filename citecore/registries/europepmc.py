@@ -9,8 +9,8 @@ import json
 import re
 from typing import Any
 
-from citecore.model import Person
-from citecore.registries.record import Source, WorkRecord
+from citecore.model import Person, Source
+from citecore.registries.record import WorkRecord
 from citecore.registries.request import RegistryRequest
 
 _SEARCH = "/europepmc/webservices/rest/search"

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from citecore import __version__
 from citecore.cache import Cache, content_key
-from citecore.registries.record import Source
+from citecore.model import Source
 from citecore.registries.request import RegistryRequest
 from citecore.registries.settings import ClientSettings, SourcePolicy
 

@@ -10,8 +10,8 @@ import re
 from typing import Any
 
 from citecore.bib.names import parse_display_name
-from citecore.model import Person
-from citecore.registries.record import Source, Update, WorkRecord
+from citecore.model import Person, Source
+from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest, quote_doi
 
 

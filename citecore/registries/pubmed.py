@@ -10,8 +10,8 @@ import json
 import re
 from typing import Any
 
-from citecore.model import Person
-from citecore.registries.record import Source, Update, WorkRecord
+from citecore.model import Person, Source
+from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest
 
 _EUTILS = "/entrez/eutils"

@@ -5,22 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from citecore.model import Person
-
-
-class Source(Enum):
-    """The registries citecheck consults; the value is the name in settings and reports."""
-
-    DOI = "doi"
-    CROSSREF = "crossref"
-    DATACITE = "datacite"
-    ARXIV = "arxiv"
-    PUBMED = "pubmed"
-    EUROPEPMC = "europepmc"
-    OPENALEX = "openalex"
-    SEMANTICSCHOLAR = "semanticscholar"
-    DBLP = "dblp"
-    UNPAYWALL = "unpaywall"
+from citecore.model import Person, Source
 
 
 class Update(Enum):

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from citecore.registries.record import Source
+from citecore.model import Source
 
 
 @dataclass(frozen=True, slots=True)

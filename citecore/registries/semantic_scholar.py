@@ -8,8 +8,8 @@ from typing import Any
 
 from citecore.bib.names import parse_display_name
 from citecore.identifiers import normalize_arxiv
-from citecore.model import Person
-from citecore.registries.record import Source, WorkRecord
+from citecore.model import Person, Source
+from citecore.registries.record import WorkRecord
 from citecore.registries.request import RegistryRequest
 
 _FIELDS = "title,authors,year,venue,externalIds,publicationTypes"

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from citecore.errors import OptionsError
-from citecore.registries.record import Source
+from citecore.model import Source
 
 
 @dataclass(frozen=True, slots=True)

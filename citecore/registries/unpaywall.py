@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from citecore.registries.record import Source
+from citecore.model import Source
 from citecore.registries.request import RegistryRequest, quote_doi
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from citecore.model import Match, Reference, ReferenceResult, ReferenceVerdict
+from citecore.model import Match, Reference, ReferenceResult, ReferenceVerdict, Source
 from citecore.verify.compare import TITLE_SIMILAR, compare_titles
 
 # Where a venue goes, by entry type; other types use `howpublished`.
@@ -58,7 +58,7 @@ def _arxiv_id(record: Match) -> str:
     match = re.search(r"arxiv\.org/abs/([^\s?#]+?)(?:v\d+)?$", record.url) or re.match(
         r"10\.48550/arxiv\.(.+)$", record.doi, re.IGNORECASE
     )
-    is_preprint = record.source == "arxiv" or re.match(r"(?i)arxiv", record.venue or "arxiv")
+    is_preprint = record.source is Source.ARXIV or re.match(r"(?i)arxiv", record.venue or "arxiv")
     return match.group(1) if match and is_preprint else ""
 
 

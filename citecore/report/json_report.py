@@ -18,6 +18,7 @@ from citecore.model import (
 )
 from citecore.report.correction import corrected_bibtex
 from citecore.report.summary import summary
+from citecore.serialize import to_data
 
 SCHEMA_VERSION = 1
 
@@ -26,7 +27,7 @@ def _match(match: Match | None) -> dict[str, Any] | None:
     if match is None:
         return None
     return {
-        "source": match.source,
+        "source": match.source.value,
         "doi": match.doi,
         "title": match.title,
         "authors": list(match.authors),
@@ -64,7 +65,7 @@ def _citation(index: int, citation: Citation, result: CheckResult) -> dict[str, 
         "paragraph": citation.paragraph,
         "in_note": citation.in_note,
         "note_number": citation.note_number,
-        "context": citation.context,
+        "context": citation.context.value,
         "cited_with": list(citation.cited_with),
         "grounding": _grounding(result.grounding.get(index)),
     }
@@ -130,7 +131,7 @@ def to_json_data(result: CheckResult, only_issues: bool = False) -> dict[str, An
         "references": references,
         "findings": [_finding(f) for f in findings],
         "outage": _outage(result.outage),
-        "summary": summary(result),
+        "summary": to_data(summary(result)),
     }
 
 

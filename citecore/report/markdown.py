@@ -25,18 +25,18 @@ def render(result: CheckResult, only_issues: bool = False) -> str:
         f"Documents: {', '.join(f'`{d}`' for d in result.documents)}  ",
         "Bibliographies: " + (", ".join(f"`{b}`" for b in result.bibliography.sources) or "none"),
         "",
-        f"- **{counts['citations']}** citations of **{len({c.key for c in result.citations})}**"
-        f" keys; **{counts['references']}** bibliography entries",
+        f"- **{counts.citations}** citations of **{len({c.key for c in result.citations})}**"
+        f" keys; **{counts.references}** bibliography entries",
         "- findings: "
-        + (", ".join(f"{n} {s}" for s, n in sorted(counts["by_severity"].items())) or "none"),
+        + (", ".join(f"{n} {s}" for s, n in sorted(counts.by_severity.items())) or "none"),
         "- reference verdicts: "
-        + ", ".join(f"{n} {v}" for v, n in sorted(counts["by_verdict"].items())),
+        + ", ".join(f"{n} {v}" for v, n in sorted(counts.by_verdict.items())),
     ]
     if result.grounding:
         ungrounded = sum(1 for g in result.grounding.values() if g.ungrounded)
         lines.append(
             "- grounding: "
-            + ", ".join(f"{n} {s}" for s, n in sorted(counts["by_status"].items()))
+            + ", ".join(f"{n} {s}" for s, n in sorted(counts.by_status.items()))
             + f" ({ungrounded} ungrounded)"
         )
     lines += [
@@ -106,4 +106,4 @@ def _corrections(result: CheckResult) -> list[str]:
 
 def _source(verdict: ReferenceResult) -> str:
     record = verdict.suggested or verdict.match
-    return record.source if record is not None else "registry"
+    return record.source.value if record is not None else "registry"

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from citecore.model import FieldMismatch, Person, Reference
+from citecore.model import FieldMismatch, Person, Reference, Source
 from citecore.normalize import fold
-from citecore.registries.record import Source, WorkRecord
+from citecore.registries.record import WorkRecord
 from citecore.verify.venues import Agreement, compare_venues, venue_year_problem
 
 TITLE_SIMILAR = 0.75

@@ -22,6 +22,7 @@ from citecore.model import (
     ReferenceFlag,
     ReferenceResult,
     ReferenceVerdict,
+    Source,
 )
 from citecore.registries import (
     arxiv,
@@ -36,7 +37,7 @@ from citecore.registries import (
     unpaywall,
 )
 from citecore.registries.http import Failure, RegistryClient, RegistryResponse, Status
-from citecore.registries.record import Source, Update, WorkRecord
+from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest
 from citecore.registries.snapshot import Snapshot
 from citecore.verify.compare import (
@@ -88,7 +89,7 @@ Fetch = Callable[[RegistryRequest], Awaitable[RegistryResponse]]
 def to_match(record: WorkRecord) -> Match:
     """The public summary of a record, for reports."""
     return Match(
-        source=record.source.value,
+        source=record.source,
         title=record.title,
         authors=tuple(p.display() for p in record.authors),
         year=record.year,

@@ -161,7 +161,7 @@ def test_citation_fields(citations: tuple[Citation, ...], index: int) -> None:
     assert citation.signal is signal
     assert citation.note_number == note
     assert citation.in_note is (note is not None)
-    assert citation.context == context
+    assert citation.context.value == context
     assert citation.cited_with == cited_with
     if claim is not None:
         assert citation.claim == claim

@@ -12,6 +12,7 @@ import pytest
 
 from citecore.cache import Cache
 from citecore.errors import OptionsError
+from citecore.model import Source
 from citecore.registries import crossref
 from citecore.registries.http import (
     Failure,
@@ -20,7 +21,6 @@ from citecore.registries.http import (
     Status,
     retry_after_seconds,
 )
-from citecore.registries.record import Source
 from citecore.registries.request import RegistryRequest
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from tests.emulator import RegistryEmulator, Reply, fixture

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from citecore.model import Person
+from citecore.model import Person, Source
 from citecore.registries import arxiv, crossref, datacite, doi_org
-from citecore.registries.record import Source, Update
+from citecore.registries.record import Update
 from tests.emulator import recorded
 
 

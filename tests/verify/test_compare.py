@@ -6,8 +6,8 @@ import pytest
 
 from citecore.bib.bibtex import parse_bibtex
 from citecore.bib.names import parse_bibtex_name
-from citecore.model import Person, Reference, SourceLocation
-from citecore.registries.record import Source, WorkRecord
+from citecore.model import Person, Reference, Source, SourceLocation
+from citecore.registries.record import WorkRecord
 from citecore.verify.compare import (
     compare,
     compare_authors,

@@ -15,11 +15,11 @@ from citecore.model import (
     Reference,
     ReferenceFlag,
     ReferenceVerdict,
+    Source,
     SourceLocation,
 )
 from citecore.options import build_options
 from citecore.policy import exit_status
-from citecore.registries.record import Source
 from citecore.registries.settings import ClientSettings
 from citecore.verify.registry import RegistryVerifier
 

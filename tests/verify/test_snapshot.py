@@ -13,8 +13,7 @@ import pytest
 from citecore.bib.bibtex import parse_bibtex
 from citecore.cli import main
 from citecore.errors import InputError
-from citecore.model import ReferenceVerdict
-from citecore.registries.record import Source
+from citecore.model import ReferenceVerdict, Source
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.registries.snapshot import Snapshot, build_snapshot
 from citecore.verify.registry import RegistryVerifier

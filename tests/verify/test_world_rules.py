@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from citecore.bib.bibtex import parse_bibtex
-from citecore.model import ReferenceFlag, ReferenceResult, ReferenceVerdict
+from citecore.model import ReferenceFlag, ReferenceResult, ReferenceVerdict, Source
 from citecore.registries import arxiv, crossref
-from citecore.registries.record import Source
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.registries.snapshot import build_snapshot
 from citecore.verify.registry import RegistryVerifier

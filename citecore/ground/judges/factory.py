@@ -11,7 +11,7 @@ from citecore.ground.judges import Judge
 from citecore.ground.judges.local import LocalJudge
 from citecore.ground.sources import source_files
 from citecore.model import Bibliography, Citation
-from citecore.options import Options
+from citecore.options import JudgeKind, Options
 
 
 def make_judge(
@@ -20,14 +20,15 @@ def make_judge(
     """`local` (offline, lexical), `openai` (an OpenAI-compatible endpoint at `judge-url`,
     model `judge-model`) or `gemini` (File Search over a store synced with the cited sources;
     `GOOGLE_API_KEY` from the environment; the state file lives in the document's folder)."""
-    judge = options.judge or ("gemini" if os.environ.get("GOOGLE_API_KEY") else "local")
-    if judge == "openai":
+    default = JudgeKind.GEMINI if os.environ.get("GOOGLE_API_KEY") else JudgeKind.LOCAL
+    judge = options.judge or default
+    if judge is JudgeKind.OPENAI:
         from citecore.ground.judges.openai_compat import OpenAICompatJudge  # httpx, ~110 ms
 
         if not options.judge_url or not options.judge_model:
             raise OptionsError("judge openai needs judge-url and judge-model")
         return OpenAICompatJudge(options.judge_url, options.judge_model, options.timeout)
-    if judge == "gemini":
+    if judge is JudgeKind.GEMINI:
         return _gemini(options, citations, bibliography, folder)
     return LocalJudge()
 
