@@ -110,7 +110,9 @@ def online(emulator: RegistryEmulator, monkeypatch: pytest.MonkeyPatch) -> Regis
 @pytest.fixture
 def emulator() -> Iterator[RegistryEmulator]:
     """A loopback registry emulator; the test fails if it was asked for anything it was not
-    told to answer (routes declared but not used are the test's own business)."""
+    told to answer, or if a recorded answer it was given was never asked for (a test that
+    means a request must not happen says so with `serve(..., unused_ok=True)`)."""
     with RegistryEmulator() as server:
         yield server
         assert not server.unexpected, f"requests with no recorded answer: {server.unexpected}"
+        assert not server.unused, f"recorded answers never asked for: {server.unused}"

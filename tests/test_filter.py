@@ -280,6 +280,14 @@ def test_run_filter_in_process_survives_a_bug(monkeypatch: pytest.MonkeyPatch) -
     assert "internal error" in stderr.getvalue()
 
 
-def test_main_returns_the_document_for_tests() -> None:
-    doc = pf.convert_text("Just text [@nothing].", standalone=True, pandoc_path=pandoc_path())
+def test_main_checks_and_annotates_a_document_in_memory(
+    problems: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(problems)  # the document's bibliography is found beside it
+    doc = read_markdown(problems / "paper.md")
     assert pandoc_filter.main(doc, argv=["html"]) is doc
+    assert "[undefined] ghost2020" in capsys.readouterr().err
+    html = pf.convert_text(
+        doc, input_format="panflute", output_format="html", pandoc_path=pandoc_path()
+    )
+    assert 'class="citecheck citecheck-error citecheck-undefined"' in str(html)

@@ -68,10 +68,6 @@ def test_corroborate_command(
     )
     online.serve(crossref.work_request("10.1000/gone"), Reply(503, "down"))
     online.serve(openalex.work_request("10.1000/gone"), Reply(404, "not found"))
-    online.serve(
-        crossref.search_request("Wrong year paper"),
-        fixture("crossref/works_search_query.title_no_results.json"),
-    )
     pool = tmp_path / "pool.json"
     pool.write_text(
         json.dumps(

@@ -87,8 +87,11 @@ def test_arxiv_doi_through_datacite(emulator: RegistryEmulator) -> None:
         "the current status of open citations, and a proposal}, author = {Heibi, Ivan and "
         "Peroni, Silvio and Shotton, David}, year = {2019}, doi = {10.48550/arXiv.1902.02534}}"
     )
+    # A known DataCite prefix: doi.org is not asked whose DOI it is.
     emulator.serve(
-        doi_org.agency_request("10.48550/arxiv.1902.02534"), fixture("doi_org/ra_10.48550.json")
+        doi_org.agency_request("10.48550/arxiv.1902.02534"),
+        fixture("doi_org/ra_10.48550.json"),
+        unused_ok=True,
     )
     emulator.serve(
         datacite.work_request("10.48550/arxiv.1902.02534"),
@@ -96,8 +99,8 @@ def test_arxiv_doi_through_datacite(emulator: RegistryEmulator) -> None:
     )
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.VERIFIED
-    assert result.sources == ("datacite",)  # a known DataCite prefix; the arXiv id inside the
-    # DOI is not asked again
+    assert result.sources == ("datacite",)  # the arXiv id inside the DOI is not asked again
+    assert emulator.routes[next(k for k in emulator.routes if "/ra/" in k)].hits == 0
 
 
 def test_arxiv_id_verified_with_open_access_copy(emulator: RegistryEmulator) -> None:

@@ -1,0 +1,142 @@
+"""Annotated drafts on documents read by the real pandoc: which citations are flagged with
+what, and how each output format shows it."""
+
+from __future__ import annotations
+
+import panflute as pf
+import pytest
+
+from citecore.annotate import annotate, output_family
+from citecore.annotate.flags import Flag, flags_for
+from citecore.extract.markdown import extract_citations
+from citecore.model import (
+    Bibliography,
+    CheckResult,
+    CitationResult,
+    DocumentCheck,
+    Finding,
+    FindingKind,
+    GroundingStatus,
+    Severity,
+)
+from citecore.pandoc.reader import pandoc_path
+
+TEXT = """# About [@heading]
+
+A claim [@bad; @good]. Another [@good].[^1] A grounded one [@grounded].
+
+[^1]: In a note [@bad].
+"""
+
+
+def _check(findings: tuple[Finding, ...], grounding: dict[int, CitationResult]) -> DocumentCheck:
+    doc = pf.convert_text(TEXT, standalone=True, pandoc_path=pandoc_path())
+    extraction = extract_citations(doc)
+    citations = tuple(c for g in extraction.groups for c in g.citations)
+    result = CheckResult(("paper.md",), Bibliography(), citations, {}, findings, grounding)
+    return DocumentCheck(result, extraction)
+
+
+FINDINGS = (
+    Finding(FindingKind.UNDEFINED, Severity.ERROR, "cited key is not in any bibliography", "bad"),
+    Finding(FindingKind.FUTURE_YEAR, Severity.WARNING, "date 2031 is in the future", "heading"),
+    Finding(FindingKind.UNUSED, Severity.INFO, "never cited", "good"),  # information: no flag
+)
+UNDEFINED = "undefined: cited key is not in any bibliography"
+# Citation order: heading, bad, good, good, bad (the note, where it is referenced), grounded.
+GROUNDED = {5: CitationResult(GroundingStatus.SUPPORTED, "local", page=7, passage="p")}
+
+
+def test_flags_name_the_worst_severity_and_every_problem() -> None:
+    check = _check(FINDINGS, GROUNDED)
+    flagged = [(tuple(c.key for c in g.citations), f) for g, f in flags_for(check)]
+    assert flagged == [
+        (("heading",), Flag(Severity.WARNING, ("future_year: date 2031 is in the future",))),
+        (("bad", "good"), Flag(Severity.ERROR, (UNDEFINED,))),
+        (("bad",), Flag(Severity.ERROR, (UNDEFINED,))),
+        (("grounded",), Flag(Severity.INFO, ("supported, p. 7 (local)",))),
+    ]
+
+
+def test_an_unproved_supported_verdict_is_not_shown_as_support() -> None:
+    unproved = {5: CitationResult(GroundingStatus.SUPPORTED, "local", ungrounded=True)}
+    assert [f for _, f in flags_for(_check((), unproved))] == []
+
+
+def test_a_long_note_is_cut_with_an_ellipsis() -> None:
+    flag = Flag(Severity.ERROR, ("a" * 150, "b" * 150))
+    assert len(flag.text()) == 220 and flag.text().endswith("…")
+
+
+@pytest.mark.parametrize(
+    ("name", "family"),
+    [
+        ("html5", "html"),
+        ("revealjs", "html"),
+        ("latex", "latex"),
+        ("beamer", "latex"),
+        ("docx", "docx"),
+        ("markdown", None),
+        ("html+smart", "html"),
+        ("epub3", "html"),
+    ],
+)
+def test_output_families(name: str, family: str | None) -> None:
+    assert output_family(name) == family
+
+
+def _render(check: DocumentCheck, output_format: str) -> str:
+    doc = check.extraction.groups[0].element.doc  # annotation decorates the checked document
+    count = annotate(doc, check, output_format)
+    assert count == len(flags_for(check))
+    return str(
+        pf.convert_text(
+            doc,
+            input_format="panflute",
+            output_format=output_format,
+            standalone=True,
+            pandoc_path=pandoc_path(),
+        )
+    )
+
+
+def test_html_spans_carry_severity_kind_and_reasons() -> None:
+    html = _render(_check(FINDINGS, GROUNDED), "html")
+    assert 'class="citecheck citecheck-error citecheck-undefined"' in html
+    assert 'class="citecheck citecheck-warning citecheck-future_year"' in html
+    assert 'class="citecheck citecheck-info citecheck-supported"' in html
+    assert 'title="undefined: cited key is not in any bibliography"' in html
+    assert ".citecheck-error" in html  # the stylesheet
+
+
+def test_latex_margin_notes_inline_in_notes_none_in_headings() -> None:
+    latex = _render(_check(FINDINGS, GROUNDED), "latex")
+    assert latex.count("\\citecheckNote{error}") == 1  # the body's flagged citation
+    assert latex.count("\\citecheckInlineNote{error}") == 1  # the footnote's
+    assert "\\citecheckNote{warning}" not in latex  # a heading holds no note
+    assert "\\citecheckNote{info}{supported, p. 7 (local)}" in latex
+
+
+def test_docx_gets_a_comment_per_flagged_citation() -> None:
+    check = _check(FINDINGS, GROUNDED)
+    doc = check.extraction.groups[0].element.doc
+    annotate(doc, check, "docx")
+    native = pf.convert_text(
+        doc, input_format="panflute", output_format="native", pandoc_path=pandoc_path()
+    )
+    assert str(native).count("comment-start") == 4
+
+
+def test_other_formats_and_clean_documents_are_left_alone() -> None:
+    check = _check(FINDINGS, GROUNDED)
+    doc = check.extraction.groups[0].element.doc
+    before = pf.convert_text(
+        doc, input_format="panflute", output_format="native", pandoc_path=pandoc_path()
+    )
+    assert annotate(doc, check, "markdown") == 0
+    clean = _check((), {})
+    assert annotate(clean.extraction.groups[0].element.doc, clean, "html") == 0
+    after = pf.convert_text(
+        doc, input_format="panflute", output_format="native", pandoc_path=pandoc_path()
+    )
+    assert before == after

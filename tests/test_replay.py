@@ -1,0 +1,91 @@
+"""Replaying an unchanged filter run from the cache: the same warnings, reports and AST, and
+nothing replayed once anything the run read has changed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from citecore.cache import Cache
+from citecore.pandoc.replay import (
+    NAMESPACE,
+    RecordedRun,
+    dependencies_of,
+    record,
+    replay,
+    run_key,
+)
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Iterator[Cache]:
+    with Cache(tmp_path / "cache.sqlite3") as opened:
+        yield opened
+
+
+def _run(tmp_path: Path, exit_code: int = 0) -> tuple[RecordedRun, Path, Path]:
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@misc{a, title = {A}}\n")
+    report = tmp_path / "out" / "REVIEW-CITES.md"
+    run = RecordedRun(
+        exit_code=exit_code,
+        stdout='{"blocks": []}',
+        stderr="[WARNING] citecheck: refs.bib:1: [unused] a: never cited\n",
+        reports={str(report): "# Citation review\n"},
+        dependencies=dependencies_of([str(bib), str(tmp_path / "citecheck.toml")]),
+    )
+    return run, bib, report
+
+
+def test_an_unchanged_run_is_replayed_whole(
+    cache: Cache, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run, _, report = _run(tmp_path, exit_code=1)
+    record(cache, "key", run)
+    assert replay(cache, "key") == 1
+    out, err = capsys.readouterr()
+    assert (out, err) == (run.stdout, run.stderr)
+    assert report.read_text() == "# Citation review\n"  # written again: it had been removed
+
+
+def test_a_changed_or_new_file_is_not_replayed(cache: Cache, tmp_path: Path) -> None:
+    run, bib, _ = _run(tmp_path)
+    record(cache, "key", run)
+    bib.write_text("@misc{a, title = {Another}}\n")
+    assert replay(cache, "key") is None
+    bib.write_text("@misc{a, title = {A}}\n")
+    assert replay(cache, "key") == 0
+    (tmp_path / "citecheck.toml").write_text("strict = true\n")  # absent before: a change too
+    assert replay(cache, "key") is None
+
+
+def test_nothing_recorded_or_a_damaged_record_replays_nothing(cache: Cache, tmp_path: Path) -> None:
+    assert replay(cache, "never-recorded") is None
+    cache.put(NAMESPACE, "damaged", "{not json")
+    assert replay(cache, "damaged") is None
+    cache.put(NAMESPACE, "partial", json.dumps({"exit_code": 0}))
+    assert replay(cache, "partial") is None
+
+
+def test_the_key_changes_with_everything_the_run_depends_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = run_key(b"{}", ["html"], ["paper.md"], {"CITECHECK_OFFLINE": "1", "HOME": "/h"})
+    assert base == run_key(b"{}", ["html"], ["paper.md"], {"CITECHECK_OFFLINE": "1"})
+    assert base != run_key(b"{ }", ["html"], ["paper.md"], {"CITECHECK_OFFLINE": "1"})
+    assert base != run_key(b"{}", ["latex"], ["paper.md"], {"CITECHECK_OFFLINE": "1"})
+    assert base != run_key(b"{}", ["html"], ["other.md"], {"CITECHECK_OFFLINE": "1"})
+    assert base != run_key(b"{}", ["html"], ["paper.md"], {"CITECHECK_OFFLINE": "0"})
+    monkeypatch.chdir(tmp_path)  # relative paths mean other files elsewhere
+    assert base != run_key(b"{}", ["html"], ["paper.md"], {"CITECHECK_OFFLINE": "1"})
+
+
+def test_dependencies_are_absolute_and_absent_files_count(tmp_path: Path) -> None:
+    present = tmp_path / "a.bib"
+    present.write_text("x")
+    found = dependencies_of([str(present), str(tmp_path / "missing.toml")])
+    assert found[str(present.resolve())] is not None
+    assert found[str((tmp_path / "missing.toml").resolve())] is None
