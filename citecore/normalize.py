@@ -8,7 +8,9 @@ import unicodedata
 
 def fold(text: str) -> str:
     """Case-folded text without accents or punctuation, words separated by single spaces."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    # Compatibility forms first: a mathematical "𝓐" (common in text copied from PDFs) becomes
+    # "A" only in NFKD, and must then be case-folded like any other letter.
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(re.sub(r"[^\w\s]|_", " ", stripped).split())
 
