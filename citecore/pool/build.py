@@ -109,7 +109,7 @@ async def _best_hit(
         if response.status is Status.OK:
             try:
                 hits.extend(parse(response.body))
-            except (ValueError, KeyError, TypeError):
+            except ValueError:
                 continue
     scored = [(hit, match_score(candidate.title, hit.title)) for hit in hits]
     best = max(scored, key=lambda pair: (pair[1], bool(pair[0].abstract)), default=None)

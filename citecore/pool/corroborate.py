@@ -70,7 +70,7 @@ async def _index_record(
                 return parse(response.body)
             parse_many = crossref.parse_search if index == "crossref" else openalex.parse_search
             candidates = parse_many(response.body)
-        except (ValueError, KeyError, TypeError):
+        except ValueError:
             notes.append(f"{index} answered something unreadable")
             return None
         scored = [(title_score(paper.title, c.title), c) for c in candidates]

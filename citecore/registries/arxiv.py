@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ElementTree
 
 from citecore.bib.names import parse_display_name
 from citecore.model import Person, Source
+from citecore.registries.answers import answer_parser
 from citecore.registries.record import WorkRecord
 from citecore.registries.request import RegistryRequest
 
@@ -63,6 +64,7 @@ def _entry(entry: ElementTree.Element) -> WorkRecord:
     )
 
 
+@answer_parser
 def parse_feed(body: str) -> list[WorkRecord]:
     """The entries of an Atom feed (an error feed has none with an arXiv id)."""
     root = ElementTree.fromstring(body)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from citecore.model import Person, Source
+from citecore.registries.answers import answer_parser
 from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest, quote_doi
 
@@ -75,6 +76,7 @@ def _updates(item: Mapping[str, Any]) -> frozenset[Update]:
     return frozenset(found)
 
 
+@answer_parser
 def parse_item(item: Mapping[str, Any]) -> WorkRecord:
     """One Crossref work (a `message`, or an item of a search) as a WorkRecord."""
     relation = item.get("relation") or {}
@@ -105,11 +107,13 @@ def parse_item(item: Mapping[str, Any]) -> WorkRecord:
     )
 
 
+@answer_parser
 def parse_work(body: str) -> WorkRecord:
     """A `/works/{doi}` response body."""
     return parse_item(json.loads(body)["message"])
 
 
+@answer_parser
 def parse_search(body: str) -> list[WorkRecord]:
     """A `/works?query…` response body: its items, best first."""
     return [parse_item(item) for item in json.loads(body)["message"].get("items", [])]

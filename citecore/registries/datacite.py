@@ -7,6 +7,7 @@ from typing import Any
 
 from citecore.identifiers import arxiv_from_doi
 from citecore.model import Person, Source
+from citecore.registries.answers import answer_parser
 from citecore.registries.record import WorkRecord
 from citecore.registries.request import RegistryRequest, quote_doi
 
@@ -26,6 +27,7 @@ def _person(creator: dict[str, Any]) -> Person:
     return Person(family=creator["familyName"], given=creator.get("givenName", ""))
 
 
+@answer_parser
 def parse_work(body: str) -> WorkRecord:
     """A `/dois/{doi}` response body."""
     attributes = json.loads(body)["data"]["attributes"]

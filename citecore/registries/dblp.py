@@ -8,6 +8,7 @@ from typing import Any
 
 from citecore.bib.names import parse_display_name
 from citecore.model import Person, Source
+from citecore.registries.answers import answer_parser
 from citecore.registries.record import WorkRecord
 from citecore.registries.request import RegistryRequest
 
@@ -31,6 +32,7 @@ def _authors(info: dict[str, Any]) -> tuple[Person, ...]:
     return tuple(people)
 
 
+@answer_parser
 def parse_hits(hits: list[dict[str, Any]]) -> list[WorkRecord]:
     """Records from DBLP `hit` objects."""
     records = []
@@ -53,6 +55,7 @@ def parse_hits(hits: list[dict[str, Any]]) -> list[WorkRecord]:
     return records
 
 
+@answer_parser
 def parse_search(body: str) -> list[WorkRecord]:
     """A search answer (the full envelope)."""
     hits = ((json.loads(body).get("result") or {}).get("hits") or {}).get("hit") or []

@@ -10,6 +10,7 @@ import json
 from enum import Enum
 
 from citecore.model import Source
+from citecore.registries.answers import answer_parser
 from citecore.registries.request import RegistryRequest, quote_doi
 
 
@@ -27,6 +28,7 @@ def agency_request(doi: str) -> RegistryRequest:
     return RegistryRequest(Source.DOI, f"/ra/{quote_doi(doi)}")
 
 
+@answer_parser
 def parse_agency(body: str) -> Agency:
     """The agency named by a `/ra/` answer; NONE when doi.org says the DOI does not exist."""
     entries = json.loads(body)

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from citecore.model import Person, Source
+from citecore.registries.answers import answer_parser
 from citecore.registries.record import WorkRecord
 from citecore.registries.request import RegistryRequest
 
@@ -41,6 +42,7 @@ def _authors(item: dict[str, Any]) -> tuple[Person, ...]:
     return tuple(people)
 
 
+@answer_parser
 def parse_search(body: str) -> list[WorkRecord]:
     """The results of a search answer."""
     records = []

@@ -11,6 +11,7 @@ from typing import Any
 
 from citecore.bib.names import parse_display_name
 from citecore.model import Person, Source
+from citecore.registries.answers import answer_parser
 from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest, quote_doi
 
@@ -32,11 +33,13 @@ def search_request(title: str, rows: int = 5) -> RegistryRequest:
     )
 
 
+@answer_parser
 def parse_search(body: str) -> list[WorkRecord]:
     """The results of a works list answer."""
     return [_record(item) for item in json.loads(body).get("results", [])]
 
 
+@answer_parser
 def parse_work(body: str) -> WorkRecord:
     """A work answer."""
     return _record(json.loads(body))

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from citecore.model import Person, Source
+from citecore.registries.answers import answer_parser
 from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest
 
@@ -51,6 +52,7 @@ def _person(author: dict[str, Any]) -> Person:
     return Person(family=name)
 
 
+@answer_parser
 def parse_summary(body: str) -> list[WorkRecord]:
     """The records of an esummary JSON answer (none for an unknown PMID)."""
     result = json.loads(body).get("result") or {}
@@ -80,6 +82,7 @@ def parse_summary(body: str) -> list[WorkRecord]:
     return records
 
 
+@answer_parser
 def parse_search(body: str) -> list[str]:
     """The PMIDs an esearch JSON answer lists."""
     return [str(pmid) for pmid in json.loads(body)["esearchresult"].get("idlist", [])]

@@ -9,6 +9,7 @@ from typing import Any
 from citecore.bib.names import parse_display_name
 from citecore.identifiers import normalize_arxiv
 from citecore.model import Person, Source
+from citecore.registries.answers import answer_parser
 from citecore.registries.record import WorkRecord
 from citecore.registries.request import RegistryRequest
 
@@ -28,6 +29,7 @@ def _person(author: dict[str, Any]) -> Person:
     return parse_display_name(str(author.get("name", "")))
 
 
+@answer_parser
 def parse_match(body: str) -> list[WorkRecord]:
     """The matched paper, or none ("Title match not found" answers 404, handled upstream)."""
     records = []

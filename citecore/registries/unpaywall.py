@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from citecore.model import Source
+from citecore.registries.answers import answer_parser
 from citecore.registries.request import RegistryRequest, quote_doi
 
 
@@ -13,6 +14,7 @@ def oa_request(doi: str) -> RegistryRequest:
     return RegistryRequest(Source.UNPAYWALL, f"/v2/{quote_doi(doi)}")
 
 
+@answer_parser
 def parse_oa_url(body: str) -> str:
     """The best open-access URL (the PDF when known), or ""."""
     data = json.loads(body)

@@ -127,11 +127,15 @@ async def _resolve_doi(doi: str, fetch: Fetch, trail: _Trail) -> None:
     response = await fetch(doi_org.agency_request(doi))
     if not trail.saw(response):
         return
-    agency = (
-        doi_org.Agency.NONE
-        if response.status is Status.ABSENT
-        else doi_org.parse_agency(response.body)
-    )
+    try:
+        agency = (
+            doi_org.Agency.NONE
+            if response.status is Status.ABSENT
+            else doi_org.parse_agency(response.body)
+        )
+    except ValueError:
+        trail.failures.append(Failure.SERVER)
+        return
     if agency is doi_org.Agency.NONE:
         trail.mismatches.append(FieldMismatch("doi", doi, "", "this DOI does not exist"))
     elif agency is doi_org.Agency.OTHER:
@@ -161,7 +165,7 @@ async def _from_agency(
         return False
     try:
         trail.records.append(parse(answer.body))
-    except (ValueError, KeyError, TypeError, IndexError):
+    except ValueError:  # how every registry parser says "unreadable" (registries.answers)
         trail.failures.append(Failure.SERVER)
         return False
     return True
@@ -173,7 +177,7 @@ async def _resolve_pmid(pmid: str, fetch: Fetch, trail: _Trail) -> None:
         return
     try:
         records = pubmed.parse_summary(response.body) if response.status is Status.OK else []
-    except (ValueError, KeyError, TypeError):
+    except ValueError:
         trail.failures.append(Failure.SERVER)
         return
     if not records:
@@ -186,7 +190,11 @@ async def _resolve_arxiv(arxiv_id: str, fetch: Fetch, trail: _Trail) -> None:
     response = await fetch(arxiv.id_request(arxiv_id))
     if not trail.saw(response):
         return
-    records = arxiv.parse_feed(response.body) if response.status is Status.OK else []
+    try:
+        records = arxiv.parse_feed(response.body) if response.status is Status.OK else []
+    except ValueError:
+        trail.failures.append(Failure.SERVER)
+        return
     if not records:
         trail.mismatches.append(
             FieldMismatch("arxiv", arxiv_id, "", "this arXiv id does not exist")
@@ -231,7 +239,7 @@ async def _search(
             continue
         try:
             records = parse(response.body)
-        except (ValueError, KeyError, TypeError):
+        except ValueError:
             trail.failures.append(Failure.SERVER)
             continue
         found.extend(records)
@@ -268,7 +276,10 @@ async def verify_reference(
     doi = result.match.doi if result.match else ""
     if client.settings.email and doi and ReferenceFlag.OA_URL not in result.flags:
         answer = await client.fetch(unpaywall.oa_request(doi))
-        url = unpaywall.parse_oa_url(answer.body) if answer.status is Status.OK else ""
+        try:
+            url = unpaywall.parse_oa_url(answer.body) if answer.status is Status.OK else ""
+        except ValueError:  # an open-access link is a courtesy: an unreadable one is none
+            url = ""
         if url:
             return replace(
                 result,
@@ -550,7 +561,7 @@ async def _ask_for_published(lookup: _Lookup) -> tuple[list[WorkRecord], bool]:
             continue
         try:
             records = parse(response.body)
-        except (ValueError, KeyError, TypeError):
+        except ValueError:
             complete = False
             continue
         lookup.found.extend(records)
