@@ -64,14 +64,29 @@ class AlignedSource:
             return None
         return self._page_numbers[max(0, bisect_right(self._page_starts, position) - 1)]
 
+    def _page(self, positions: list[int]) -> int | None:
+        """The page most matched tokens are on (the earlier one on a tie): a stray match of a
+        common word at the foot of the previous page does not move a quotation there."""
+        pages = Counter(self.page_of(p) for p in positions)
+        if not pages:
+            return None
+        return max(pages.items(), key=lambda item: (item[1], -(item[0] or 0)))[0]
+
     def _candidate_starts(self, passage: list[str]) -> list[int]:
         present = [(len(self._where[t]), i, t) for i, t in enumerate(passage) if t in self._where]
+        if not present:
+            return []
+        anchors = sorted(present)[:_ANCHORS]
         votes: Counter[int] = Counter()
         bucket = max(1, len(passage) // 2)
-        for _, offset, token in sorted(present)[:_ANCHORS]:
+        for _, offset, token in anchors:
             for position in self._where[token]:
                 votes[(position - offset) // bucket] += 1
-        return [b * bucket for b, _ in votes.most_common(_WINDOWS)]
+        starts = [b * bucket for b, _ in votes.most_common(_WINDOWS)]
+        # The rarest token's own places too: in repetitive text common tokens outvote it.
+        _, offset, rarest = anchors[0]
+        starts += [max(0, p - offset) for p in self._where[rarest][:_WINDOWS]]
+        return list(dict.fromkeys(starts))
 
     def align(self, passage: str) -> Alignment:
         """The best alignment of `passage` in this source."""
@@ -88,9 +103,8 @@ class AlignedSource:
             if not matched:
                 continue
             span = blocks[-1].dest_end - blocks[0].dest_start
-            candidate = Alignment(
-                matched / len(wanted), matched / span, self.page_of(low + blocks[0].dest_start)
-            )
+            positions = [low + i for o in blocks for i in range(o.dest_start, o.dest_end)]
+            candidate = Alignment(matched / len(wanted), matched / span, self._page(positions))
             if (candidate.coverage, candidate.density) > (best.coverage, best.density):
                 best = candidate
         return best
