@@ -1,7 +1,7 @@
 """One Options object for every shell, built from layers of raw settings.
 
-Precedence, highest first: command line > document metadata (`citecheck:` map) > project file
-(`citecheck.toml` beside the document) > environment (`CITECHECK_<OPTION>`) > defaults. Each layer
+Precedence, highest first: command line > environment (`CITECHECK_<OPTION>`) > document metadata
+(`citecheck:` map) > project file (`citecheck.toml` beside the document) > defaults. Each layer
 is a plain mapping of option names (`fail-on`, `fail_on` and `FAIL_ON` are the same name); values
 are validated once, here, so a bad value is one clear error wherever it came from.
 """
