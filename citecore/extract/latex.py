@@ -375,7 +375,8 @@ def _link_text(node: Any, l2tobj: Any) -> str:
 def _url_text(node: Any) -> str:
     """`\\url{…}` as its address ("" when the argument is missing)."""
     arguments = list(node.nodeargd.argnlist) if node.nodeargd is not None else []
-    return "".join(a.latex_verbatim() for a in arguments[:1] if a is not None).strip("{}")
+    address = "".join(a.latex_verbatim() for a in arguments[:1] if a is not None).strip("{}")
+    return re.sub(r"\\([%#])", r"\1", address)  # escaped by _escaped_addresses
 
 
 @cache
@@ -403,13 +404,35 @@ def _converter() -> tuple[Any, Any]:
     return converter, parsing
 
 
+_LINK_COMMAND = re.compile(r"\\(?:href|url)(?![a-zA-Z])")
+
+
+def _escaped_addresses(latex: str) -> str:
+    """`\\href` and `\\url` addresses with `%` and `#` escaped: hyperref reads them verbatim
+    (`\\href{https://x.org/a%20b}{…}` is fine LaTeX), but pylatexenc would take the `%` for a
+    comment and lose the rest of the line, the citation with it."""
+    pieces, cursor = [], 0
+    for match in _LINK_COMMAND.finditer(latex):
+        group = _group(latex, match.end(), "{", "}")
+        if group is None or match.start() < cursor:
+            continue
+        address, end = group
+        opening = latex.index("{", match.end())
+        pieces.append(latex[cursor : opening + 1])
+        pieces.append(re.sub(r"(?<!\\)([%#])", r"\\\1", address))
+        pieces.append("}")
+        cursor = end
+    pieces.append(latex[cursor:])
+    return "".join(pieces)
+
+
 def _readable(latex: str) -> str:
     """Plain text of a LaTeX fragment (math and `~` handled), white space collapsed. A fragment
     pylatexenc cannot read is stripped of its commands instead: claim text is for people, and
     one odd macro must not cost the report."""
     converter, parsing = _converter()
     try:
-        text = str(converter.latex_to_text(latex, latex_context=parsing))
+        text = str(converter.latex_to_text(_escaped_addresses(latex), latex_context=parsing))
     except Exception:
         text = _rough_text(latex)
     return " ".join(text.split())
