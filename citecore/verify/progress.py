@@ -38,8 +38,11 @@ def load_progress(path: Path, digest: str) -> dict[str, ReferenceResult]:
         raise InputError(f"{path}: not a citecheck progress file; refusing to overwrite it")
     if data.get("references") != digest:
         raise InputError(f"{path}: progress of another bibliography; refusing to resume from it")
+    results = data.get("results")
     try:
-        return {k: record_from_data(ReferenceResult, v) for k, v in data["results"].items()}
+        if not isinstance(results, dict):
+            raise ValueError("its results are not a map of verdicts")
+        return {k: record_from_data(ReferenceResult, v) for k, v in results.items()}
     except (ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{path}: damaged progress file ({exc})") from exc
 
