@@ -149,7 +149,6 @@ class FindingKind(Enum):
     CUTOFF = "cutoff"
     MISSED_BY_EXTRACTION = "missed_by_extraction"
     NOT_IN_AUX = "not_in_aux"
-    INTERNAL_ERROR = "internal_error"
 
 
 # How much each kind of finding matters (what strict mode fails on is every ERROR kind).
@@ -180,7 +179,6 @@ SEVERITY: Mapping[FindingKind, Severity] = {
     FindingKind.CUTOFF: Severity.WARNING,
     FindingKind.MISSED_BY_EXTRACTION: Severity.WARNING,
     FindingKind.NOT_IN_AUX: Severity.INFO,
-    FindingKind.INTERNAL_ERROR: Severity.WARNING,
 }
 
 

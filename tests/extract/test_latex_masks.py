@@ -1,0 +1,78 @@
+"""What the LaTeX reader blanks before it looks for citations (comments, verbatim, `\\iffalse`,
+macro definitions): line numbers and positions never move, nothing is invented, and what LaTeX
+reads is left alone."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citecore.extract.latex import find_cite_commands, mask_definitions, mask_ignored
+
+EXAMPLES = int(os.environ.get("CITECHECK_FUZZ_EXAMPLES", "300"))
+PIECES = st.sampled_from(
+    ("\\cite{a}", "%", "\\%", "\n", " ", "{", "}", "\\begin{verbatim}", "\\end{verbatim}",
+     "\\begin{comment}", "\\end{comment}", "\\iffalse", "\\fi", "\\verb|x|", "\\verb+%+",
+     "\\newcommand{\\x}[1]{\\cite{#1}}", "\\def\\y#1{\\citep{#1}}", "\\href{http://a%b}{t}",
+     "\\url{http://a#b%c}", "text", "\\\\", "\\citep[p.~3]{b,c}", "$x%y$")
+)  # fmt: skip
+LATEX = st.lists(PIECES, max_size=40).map("".join)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(LATEX)
+def test_masks_keep_every_position_and_line(text: str) -> None:
+    for masked in (mask_ignored(text), mask_definitions(text)):
+        assert len(masked) == len(text)
+        assert [i for i, c in enumerate(masked) if c == "\n"] == [
+            i for i, c in enumerate(text) if c == "\n"
+        ]
+        # Blanking only: every character is kept or made a space.
+        assert all(m == t or m == " " for m, t in zip(masked, text, strict=True))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(LATEX)
+def test_masking_twice_changes_nothing_more(text: str) -> None:
+    once = mask_ignored(text)
+    assert mask_ignored(once) == once
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(LATEX)
+def test_masking_never_makes_a_citation(text: str) -> None:
+    before = {(c.start, tuple(c.keys)) for c in find_cite_commands(text)}
+    after = {(c.start, tuple(c.keys)) for c in find_cite_commands(mask_ignored(text))}
+    assert after <= before
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("a \\cite{k} % \\cite{gone}", ["k"]),
+        ("100\\% sure \\cite{k}", ["k"]),  # an escaped percent starts no comment
+        ("\\href{http://x.org/a%20b}{data} \\cite{k}", ["k"]),  # nor one in an address
+        ("\\begin{verbatim}\\cite{gone} %\\end{verbatim} \\cite{k}", ["k"]),
+        ("% \\begin{comment}\n\\cite{k}", ["k"]),  # a commented-out \begin opens nothing
+        ("\\iffalse \\cite{gone} \\fi \\cite{k}", ["k"]),
+        ("\\verb|\\cite{gone}| \\cite{k}", ["k"]),
+        ("\\\\% a comment after a line break \\cite{gone}\n\\cite{k}", ["k"]),
+    ],
+)
+def test_what_latex_does_not_read_is_not_read(text: str, kept: list[str]) -> None:
+    found = [key for c in find_cite_commands(mask_ignored(text)) for key, _, _ in c.keys]
+    assert found == kept
+
+
+def test_definitions_cite_nothing_until_used() -> None:
+    text = "\\newcommand{\\mycite}[1]{\\cite{#1}}\n\\def\\other#1{\\citep{#1}} \\cite{real}"
+    found = [key for c in find_cite_commands(mask_definitions(text)) for key, _, _ in c.keys]
+    assert found == ["real"]
+    shown: set[str] = set()
+    source = "\\newcommand{\\code}[1]{\\texttt{\\detokenize{#1}}}\n\\code{\\cite{shown}} \\cite{k}"
+    masked = mask_definitions(source, shown)
+    assert shown == {"code"}
+    assert [key for c in find_cite_commands(masked) for key, _, _ in c.keys] == ["k"]
