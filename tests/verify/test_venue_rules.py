@@ -1,0 +1,84 @@
+"""Venue comparison as a librarian states it: a journal cited by its full name, its ISO 4
+abbreviation, its initialism or with its subtitle left out is the same journal; a conference is
+the same whatever proceedings title a registry gives it, but not another conference or
+another track; what cannot be decided is said to be undecided, never a mismatch."""
+
+from __future__ import annotations
+
+import pytest
+
+from citecore.verify.venues import Agreement, compare_venues, is_acronym, iso4, venue_year_problem
+
+SAME, DIFFERENT, UNDECIDED = Agreement.SAME, Agreement.DIFFERENT, Agreement.UNDECIDED
+
+
+@pytest.mark.parametrize(
+    ("cited", "names", "agreement"),
+    [
+        # journals: as written, abbreviated, initialism, subtitle, qualifiers, ampersands
+        ("Nature", ["Nature"], SAME),
+        ("Proc. Natl. Acad. Sci. U.S.A.", ["Proceedings of the National Academy of Sciences"],
+         SAME),
+        ("PNAS", ["Proceedings of the National Academy of Sciences"], SAME),
+        ("J. Mach. Learn. Res.", ["Journal of Machine Learning Research"], SAME),
+        ("JMLR", ["Journal of Machine Learning Research"], SAME),
+        ("Journal of Physics A", ["Journal of Physics A: Mathematical and Theoretical"], SAME),
+        ("Angewandte Chemie", ["Angewandte Chemie (International ed. in English)"], SAME),
+        ("Science & Justice", ["Science and Justice"], SAME),
+        ("PLOS ONE", ["PLoS ONE"], SAME),
+        ("Nature", ["Nature Communications"], DIFFERENT),
+        ("Journal of Biological Chemistry", ["Journal of Chemical Physics"], DIFFERENT),
+        # conferences: any proceedings title of the same conference and track
+        ("NeurIPS", ["Advances in Neural Information Processing Systems 35"], SAME),
+        ("Advances in Neural Information Processing Systems",
+         ["NeurIPS 2022", "Advances in Neural Information Processing Systems"], SAME),
+        ("ICLR", ["Advances in Neural Information Processing Systems 35"], DIFFERENT),
+        ("Proceedings of the 60th Annual Meeting of the Association for Computational "
+         "Linguistics", ["ACL 2022"], SAME),
+        # nothing to decide with
+        ("", ["Nature"], UNDECIDED),
+        ("Nature", [], UNDECIDED),
+        ("XYZW", ["Journal of Applied Widgets"], DIFFERENT),
+    ],
+)  # fmt: skip
+def test_compare_venues(cited: str, names: list[str], agreement: Agreement) -> None:
+    comparison = compare_venues(cited, names)
+    assert comparison.agreement is agreement, comparison.reason
+    if agreement is DIFFERENT and comparison.reason:
+        assert cited.split()[0].lower() in comparison.reason.lower() or "not" in comparison.reason
+
+
+def test_a_workshop_or_findings_paper_is_not_the_main_conference() -> None:
+    comparison = compare_venues(
+        "Findings of the Association for Computational Linguistics: EMNLP 2021",
+        ["Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing"],
+    )
+    assert comparison.agreement is DIFFERENT and "track" in comparison.reason
+
+
+@pytest.mark.parametrize(
+    ("venue", "year", "problem"),
+    [
+        ("NeurIPS", 2020, ""),
+        ("ICLR", 2010, "ICLR was first held in 2013, after the cited year 2010"),
+        ("NeurIPS 2019", 2022, "the venue names the year 2019, the entry 2022"),
+        ("NeurIPS 2021", 2022, ""),  # a year either side: proceedings appear the next year
+        ("Journal of Machine Learning Research", 1950, ""),  # journals have no table row
+        ("ICLR", None, ""),
+    ],
+)
+def test_venue_year_problems(venue: str, year: int | None, problem: str) -> None:
+    assert venue_year_problem(venue, year) == problem
+
+
+@pytest.mark.parametrize(
+    ("venue", "acronym"),
+    [("ICML", True), ("NeurIPS", True), ("Nature", False), ("eLife", False)],
+)
+def test_acronyms(venue: str, acronym: bool) -> None:
+    assert is_acronym(venue) is acronym
+
+
+def test_iso4_abbreviations() -> None:
+    assert iso4("Journal of Machine Learning Research") == "J. Mach. Learn. Res."
+    assert iso4("Nature") == "Nature"
