@@ -1,0 +1,71 @@
+"""Fetched text in annotated drafts is text: a registry title or a source passage holding HTML,
+LaTeX or Word markup is shown as written, never interpreted (it reaches the HTML tooltip, the
+margin note and the Word comment)."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import panflute as pf
+
+from citecore.annotate import annotate
+from citecore.extract.markdown import extract_citations
+from citecore.model import (
+    Bibliography,
+    CheckResult,
+    DocumentCheck,
+    Finding,
+    FindingKind,
+    Severity,
+)
+from citecore.pandoc.reader import pandoc_path
+
+HOSTILE = "title '\"><script>alert(1)</script> \\input{/etc/passwd} 100% & $x$_{1} <w:t>"
+
+
+def _check() -> DocumentCheck:
+    doc = pf.convert_text("A claim [@k].\n", standalone=True, pandoc_path=pandoc_path())
+    extraction = extract_citations(doc)
+    citations = tuple(c for g in extraction.groups for c in g.citations)
+    finding = Finding(FindingKind.MISMATCH, Severity.ERROR, HOSTILE, "k")
+    return DocumentCheck(
+        CheckResult(("p.md",), Bibliography(), citations, {}, (finding,)), extraction
+    )
+
+
+def _output(output_format: str) -> str:
+    check = _check()
+    doc = check.extraction.groups[0].element.doc
+    annotate(doc, check, output_format)
+    return str(
+        pf.convert_text(doc, input_format="panflute", output_format=output_format,
+                        standalone=True, pandoc_path=pandoc_path(), extra_args=[])
+    )  # fmt: skip
+
+
+def test_html_tooltips_escape_markup() -> None:
+    html = _output("html")
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert '"><' not in html.split("citecheck-mismatch", 1)[1].split(">", 1)[0]
+
+
+def test_latex_notes_escape_specials() -> None:
+    latex = _output("latex")
+    note = latex.split("\\citecheckNote{error}{", 1)[1]
+    assert "\\input{/etc/passwd}" not in note.split("}\n", 1)[0]
+    assert "100\\%" in note and "\\&" in note and "\\$x\\$" in note
+
+
+def test_word_comments_hold_the_text(tmp_path: Path) -> None:
+    check = _check()
+    doc = check.extraction.groups[0].element.doc
+    annotate(doc, check, "docx")
+    target = tmp_path / "out.docx"
+    pf.convert_text(doc, input_format="panflute", output_format="docx",
+                    pandoc_path=pandoc_path(), extra_args=["-o", str(target)])  # fmt: skip
+    with zipfile.ZipFile(target) as docx:
+        comments = docx.read("word/comments.xml").decode("utf-8")
+    assert "&lt;script&gt;" in comments and "<script>" not in comments
+    assert "&lt;w:t&gt;" in comments
