@@ -53,6 +53,13 @@ def _clean(value: str) -> str:
     return " ".join(value.replace("{", "").replace("}", "").split())
 
 
+def _latex_text(value: str) -> str:
+    """Registry text (plain Unicode) as BibTeX text LaTeX can typeset: `&`, `%`, `$`, `#` and
+    `_` escaped ("R&D" would stop the build; a `%` would comment out the rest of the line).
+    Addresses and identifiers are not text and are never escaped."""
+    return re.sub(r"(?<!\\)([&%$#_])", r"\\\1", _clean(value))
+
+
 def _arxiv_id(record: Match) -> str:
     """The arXiv id of a preprint record ("" for any other record)."""
     match = re.search(r"arxiv\.org/abs/([^\s?#]+?)(?:v\d+)?$", record.url) or re.match(
@@ -76,7 +83,12 @@ def _record_fields(reference: Reference, record: Match) -> list[tuple[str, str]]
     else:
         fields.append((_VENUE_FIELD.get(reference.entry_type, "howpublished"), record.venue))
     fields += [("doi", record.doi), ("url", record.url)]
-    return [(name, _clean(value)) for name, value in fields if value]
+    verbatim = {"doi", "url", "eprint", "archiveprefix", "year"}
+    return [
+        (name, _clean(value) if name in verbatim else _latex_text(value))
+        for name, value in fields
+        if value
+    ]
 
 
 def corrected_bibtex(reference: Reference, result: ReferenceResult) -> str:
