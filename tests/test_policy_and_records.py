@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -113,9 +112,7 @@ def test_content_keys_are_stable_and_unambiguous() -> None:
     assert content_key("a", "b") != content_key("ab", "")  # parts are not just joined
     assert content_key("a") != content_key("a", "")
     assert len(content_key("x")) == len(content_key("y" * 1000))
-    started = time.perf_counter()
-    content_key("z" * 1_000_000)
-    assert time.perf_counter() - started < 5  # hashed, not compared
+    assert content_key("z" * 1_000_000) != content_key("z" * 999_999)
 
 
 def test_atomic_writes_replace_whole_files(tmp_path: Path) -> None:
