@@ -24,7 +24,7 @@ from citecore.report.correction import corrected_bibtex, corrected_fields
 EXAMPLES = int(os.environ.get("CITECHECK_FUZZ_EXAMPLES", "150"))
 TEXT = (
     st.text(
-        st.characters(categories=("L", "N", "Zs"), include_characters="&%{}-:,.'"),
+        st.characters(categories=("L", "N", "Zs"), include_characters="&%{}:,."),
         min_size=1,
         max_size=60,
     )
