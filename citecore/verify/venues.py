@@ -364,13 +364,13 @@ def _initials(words: list[str]) -> str:
     return "".join(w[0] for w in words if w)
 
 
-def _initialisms(name: str) -> set[str]:
+def _initialisms(name: str, content_words: list[str]) -> set[str]:
     """What an initialism of a venue can spell: the initials of its content words, with and
     without words such as "Proceedings" ("PNAS" for the Proceedings of the National Academy of
     Sciences, "JMLR" for the Journal of Machine Learning Research)."""
     folded = fold(re.sub(r"\(.*?\)", " ", name.replace("&", " and "))).split()
     every = [w for w in _joined_initials(folded) if w not in _STOPWORDS and not w.isdigit()]
-    return {_initials(_words(name)), _initials(every)}
+    return {_initials(content_words), _initials(every)}
 
 
 def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
@@ -400,7 +400,7 @@ def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
         found_words = _words(name)
         if _same_words(cited_words, found_words):
             return VenueComparison(Agreement.SAME)
-        if len(cited_words) == 1 and cited_words[0] in _initialisms(name):
+        if len(cited_words) == 1 and cited_words[0] in _initialisms(name, found_words):
             return VenueComparison(Agreement.SAME)  # "JMLR", "PNAS"-style initialisms
         if re.search(rf"\b{re.escape(fold(cited))}\b", fold(name)) and is_acronym(cited):
             return VenueComparison(Agreement.SAME)  # "ISIT" in "… Theory (ISIT)"
