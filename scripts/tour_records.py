@@ -9,10 +9,11 @@ in the snapshot meets neighbours as it would in a registry. Run from the reposit
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
+
+from citecore.registries.snapshot import parse_line
 
 # The works examples/tour/tour.bib cites or points at (its mismatched DOI included).
 CITED = (
@@ -28,18 +29,6 @@ _COMMON = set("a an and the of for in on with by to from based via is are using 
 NEIGHBOURS = 20
 
 
-def _title(work: dict[str, object]) -> str:
-    title = work.get("title")
-    if isinstance(title, list):
-        title = title[0] if title else ""
-    return str(title or "")
-
-
-def _doi(work: dict[str, object]) -> str:
-    doi = str(work.get("DOI") or work.get("doi") or "")
-    return re.sub(r"^https://doi\.org/", "", doi).lower()
-
-
 def _words(title: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", title.lower()) if w not in _COMMON and len(w) > 2}
 
@@ -52,14 +41,16 @@ def main(shared: Path) -> int:
         for line in (shared / "fixtures/world" / name).read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
-    works = [json.loads(line) for line in lines]
-    cited = [i for i, w in enumerate(works) if _doi(w) in CITED]
-    cited_words = [_words(_title(works[i])) for i in cited]
+    # Read as the snapshot reads them: the same title and DOI the tour's checks will see.
+    works = [parse_line(line) for line in lines]
+    titles = [w.title if w else "" for w in works]
+    cited = [i for i, w in enumerate(works) if w is not None and w.doi.lower() in CITED]
+    cited_words = [_words(titles[i]) for i in cited]
     overlap = sorted(
         (
-            (-max(len(_words(_title(w)) & c) for c in cited_words), i)
-            for i, w in enumerate(works)
-            if i not in cited and len(_title(w)) < 300  # one real record's "title" is a whole issue
+            (-max(len(_words(title) & c) for c in cited_words), i)
+            for i, title in enumerate(titles)
+            if i not in cited and len(title) < 300  # one real record's "title" is a whole issue
         ),
     )
     neighbours = [i for score, i in overlap[:NEIGHBOURS] if score <= -2]
