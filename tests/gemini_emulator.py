@@ -30,6 +30,10 @@ class GeminiEmulator:
     page_size: int = 2
     answer: Answer = lambda request: '{"status": "UNSUPPORTED", "passage": "", "reason": "-"}'
     fail_uploads: int = 0
+    # How many of the next generateContent and batch requests are refused (400 INVALID_ARGUMENT).
+    fail_generations: int = 0
+    # Questions (their metadata numbers) that a batch answers with no response at all.
+    batch_drops: set[str] = field(default_factory=set)
     stores: dict[str, list[Document]] = field(default_factory=dict)
     requests: list[tuple[str, str]] = field(default_factory=list)
     generate_requests: list[dict[str, Any]] = field(default_factory=list)
@@ -123,6 +127,10 @@ class GeminiEmulator:
                 del self.stores[path]
                 return 200, {}, None
             return 200, {"name": path}, None
+        if path.startswith("models/") and "enerateContent" in path and self.fail_generations:
+            self.fail_generations -= 1
+            refusal = {"code": 400, "message": "refused", "status": "INVALID_ARGUMENT"}
+            return 400, {"error": refusal}, None
         if path.startswith("models/") and path.endswith(":batchGenerateContent"):
             requests = json.loads(body)["batch"]["inputConfig"]["requests"]["requests"]
             name = self._next("batches/job")
@@ -131,6 +139,8 @@ class GeminiEmulator:
         if path.startswith("batches/"):
             responses = []
             for item in self.batches[path]:
+                if item.get("metadata", {}).get("question") in self.batch_drops:
+                    continue
                 self.generate_requests.append(item["request"])
                 text = self.answer(item["request"])
                 responses.append(

@@ -198,3 +198,70 @@ def test_retry_model_asks_unsupported_claims_again(gemini: GeminiEmulator) -> No
     verdict = judge.judge("claim", [], ("alpha",))
     assert verdict.model == "strong"
     assert len(gemini.generate_requests) == 2
+
+
+def test_an_answer_that_is_not_the_asked_json_is_an_error_not_a_verdict(
+    gemini: GeminiEmulator,
+) -> None:
+    gemini.answer = lambda request: "I think the paper broadly supports this."
+    verdict = GeminiJudge(client(gemini), "fileSearchStores/store9", "m").judge("claim", [], ())
+    assert verdict.status is GroundingStatus.ERROR
+    assert verdict.reason.startswith("the model gave no usable answer")
+
+
+def test_a_refused_request_is_an_error_verdict_and_the_run_goes_on(
+    gemini: GeminiEmulator,
+) -> None:
+    gemini.fail_generations = 1
+    gemini.answer = lambda request: json.dumps(
+        {"status": "SUPPORTED", "passage": "a 35 percent gain", "reason": "stated"}
+    )
+    judge = GeminiJudge(client(gemini), "fileSearchStores/store9", "m")
+    first = judge.judge("It gains 35 percent.", [], ("alpha",))
+    assert first.status is GroundingStatus.ERROR and "ClientError" in first.reason
+    assert "test-key" not in first.reason
+    assert judge.judge("It gains 35 percent.", [], ("alpha",)).status is GroundingStatus.SUPPORTED
+
+
+def test_a_refused_batch_makes_every_question_an_error(gemini: GeminiEmulator) -> None:
+    gemini.fail_generations = 1
+    judge = GeminiJudge(client(gemini), "fileSearchStores/store9", "m", sleep=lambda s: None)
+    verdicts = judge.judge_many([("one", [], ("alpha",)), ("two", [], ("beta",))])
+    assert [v.status for v in verdicts] == [GroundingStatus.ERROR, GroundingStatus.ERROR]
+    assert all(v.reason.startswith("the batch failed") for v in verdicts)
+
+
+def test_a_batch_keeps_each_answer_with_its_question(gemini: GeminiEmulator) -> None:
+    def answer(request: dict[str, Any]) -> str:
+        claim = json.dumps(request)
+        status = "SUPPORTED" if "gains" in claim else "UNSUPPORTED"
+        return json.dumps({"status": status, "passage": "p", "reason": "r"})
+
+    gemini.answer = answer
+    gemini.batch_drops = {"1"}  # the job came back without the second question's response
+    judge = GeminiJudge(client(gemini), "fileSearchStores/store9", "m", sleep=lambda s: None)
+    verdicts = judge.judge_many(
+        [("It gains.", [], ("alpha",)), ("Lost one.", [], ("beta",)), ("It loses.", [], ())]
+    )
+    assert [v.status for v in verdicts] == [
+        GroundingStatus.SUPPORTED,
+        GroundingStatus.ERROR,  # no response is no verdict, never "unsupported"
+        GroundingStatus.UNSUPPORTED,
+    ]
+
+
+def test_a_batch_asks_the_retry_model_only_about_doubtful_answers(
+    gemini: GeminiEmulator,
+) -> None:
+    def answer(request: dict[str, Any]) -> str:
+        status = "SUPPORTED" if "sure" in json.dumps(request) else "UNCONFIRMED"
+        return json.dumps({"status": status, "passage": "", "reason": "r"})
+
+    gemini.answer = answer
+    judge = GeminiJudge(
+        client(gemini), "fileSearchStores/store9", "fast", "strong", sleep=lambda s: None
+    )
+    verdicts = judge.judge_many([("A sure claim.", [], ()), ("A vague claim.", [], ())])
+    assert [v.model for v in verdicts] == ["fast", "strong"]
+    sequential = [p for _, p in gemini.requests if p.endswith(":generateContent")]
+    assert len(sequential) == 1 and "strong" in sequential[0]
