@@ -59,10 +59,13 @@ def parse_line(line: str) -> WorkRecord | None:
             return record_from_data(WorkRecord, data)
         except (ValueError, KeyError, TypeError):
             return None
-    if "DOI" in data:
-        return crossref.parse_item(data)
-    if str(data.get("id", "")).startswith("https://openalex.org/"):
-        return openalex.parse_work(json.dumps(data))
+    try:
+        if "DOI" in data:
+            return crossref.parse_item(data)
+        if str(data.get("id", "")).startswith("https://openalex.org/"):
+            return openalex.parse_work(json.dumps(data))
+    except ValueError:  # a damaged line in a dump is skipped and counted, never fatal
+        return None
     return None
 
 

@@ -17,7 +17,7 @@ from citecore.cli import main
 from citecore.ground.gemini_store import STATE_FILE, StoreSync, SyncMode
 from citecore.ground.judges.gemini import GeminiJudge, metadata_filter
 from citecore.model import GroundingStatus
-from tests.gemini_emulator import GeminiEmulator
+from tests.gemini_emulator import Document, GeminiEmulator
 from tests.ground.cli import grounding_args, grounding_report
 
 
@@ -265,3 +265,46 @@ def test_a_batch_asks_the_retry_model_only_about_doubtful_answers(
     assert [v.model for v in verdicts] == ["fast", "strong"]
     sequential = [p for _, p in gemini.requests if p.endswith(":generateContent")]
     assert len(sequential) == 1 and "strong" in sequential[0]
+
+
+def test_an_unreadable_state_file_means_a_full_rebuild(
+    gemini: GeminiEmulator, sources: dict[str, list[Path]], tmp_path: Path
+) -> None:
+    (tmp_path / STATE_FILE).write_text('{"store": 3, "digests": [')
+    report = StoreSync(client(gemini), tmp_path / STATE_FILE).sync(sources)
+    assert (report.mode, report.reason) == (SyncMode.FULL_REBUILD, "no state file")
+    assert json.loads((tmp_path / STATE_FILE).read_text())["store"] == report.store
+
+
+def test_a_store_deleted_elsewhere_is_rebuilt(
+    gemini: GeminiEmulator, sources: dict[str, list[Path]], tmp_path: Path
+) -> None:
+    sync = StoreSync(client(gemini), tmp_path / STATE_FILE)
+    store = sync.sync(sources).store
+    del gemini.stores[store]  # deleted from the console, say
+    sources["alpha"][0].write_text("changed")
+    report = sync.sync(sources)
+    assert report.mode is SyncMode.FULL_REBUILD
+    assert report.reason.startswith("store not readable")
+    assert sorted(d.key for d in gemini.stores[report.store]) == ["alpha", "beta", "gamma"]
+
+
+def test_a_store_holding_documents_the_state_does_not_is_rebuilt(
+    gemini: GeminiEmulator, sources: dict[str, list[Path]], tmp_path: Path
+) -> None:
+    sync = StoreSync(client(gemini), tmp_path / STATE_FILE)
+    store = sync.sync(sources).store
+    gemini.stores[store].append(Document(f"{store}/documents/by-hand", "stray", b"by hand"))
+    sources["beta"][0].write_text("changed")
+    report = sync.sync(sources)
+    assert report.reason == "the store holds documents the state does not"
+    assert "stray" not in {d.key for d in gemini.stores[report.store]}
+
+
+def test_an_upload_failing_once_during_a_rebuild_is_tried_again(
+    gemini: GeminiEmulator, sources: dict[str, list[Path]], tmp_path: Path
+) -> None:
+    gemini.fail_uploads = 1
+    report = StoreSync(client(gemini), tmp_path / STATE_FILE).sync(sources)
+    assert report.mode is SyncMode.FULL_REBUILD
+    assert sorted(d.key for d in gemini.stores[report.store]) == ["alpha", "beta", "gamma"]
