@@ -19,14 +19,18 @@ def render(result: CheckResult, only_issues: bool = False) -> str:
     """REVIEW-CITES.md as text."""
     counts = summary(result)
     claims = {(c.location.file, c.location.line, c.key): c.claim for c in result.citations}
-    lines = [
-        "# Citation review",
-        "",
-        f"Documents: {', '.join(f'`{d}`' for d in result.documents)}  ",
+    lines = ["# Citation review", ""]
+    if result.documents:  # a bibliography checked alone has no documents and no citations
+        lines.append(f"Documents: {', '.join(f'`{d}`' for d in result.documents)}  ")
+    lines += [
         "Bibliographies: " + (", ".join(f"`{b}`" for b in result.bibliography.sources) or "none"),
         "",
-        f"- **{counts.citations}** citations of **{len({c.key for c in result.citations})}**"
-        f" keys; **{counts.references}** bibliography entries",
+        (
+            f"- **{counts.citations}** citations of **{len({c.key for c in result.citations})}**"
+            f" keys; **{counts.references}** bibliography entries"
+            if result.documents
+            else f"- **{counts.references}** bibliography entries"
+        ),
         "- findings: "
         + (", ".join(f"{n} {s}" for s, n in sorted(counts.by_severity.items())) or "none"),
         "- reference verdicts: "

@@ -16,9 +16,7 @@ from citecore.registries.record import WorkRecord
 from citecore.registries.snapshot import Snapshot, build_snapshot, parse_line
 from citecore.serialize import to_data
 
-WORD = st.text(
-    st.characters(categories=("Lu", "Ll", "Nd"), codec="utf-8"), min_size=2, max_size=10
-)
+WORD = st.text(st.characters(categories=("Lu", "Ll", "Nd"), codec="utf-8"), min_size=2, max_size=10)
 # DOIs are case-insensitive in ASCII only (the DOI Handbook, 2.4): a drawn 'ſ' would upper-case
 # to 'S' and name another DOI.
 ASCII_WORD = st.text("abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=10)

@@ -177,3 +177,51 @@ def test_resume_refuses_a_file_it_did_not_write(
     assert main(["verify", str(bib), "--resume", str(foreign)]) == 2
     assert "refusing" in capsys.readouterr().err
     assert foreign.read_text() == '{"my": "notes"}'
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["verify"], "nothing to verify: give a bibliography file or --doi/--title"),
+        (["verify", "{bib}", "--doi", "10.1/x"], "give bibliography files or --doi/--title/"),
+        (["verify", "{missing}"], "missing.bib: no such file"),
+        (["verify", "{bib}", "{bib}", "-f", "bibtex"], "-f bibtex needs exactly one .bib file"),
+        (["verify", "{text}", "-f", "bibtex"], "-f bibtex needs exactly one .bib file"),
+    ],
+)
+def test_verify_usage_errors_are_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@book{k, title = {A Book}, author = {Doe, Jane}, year = 1999}\n")
+    (tmp_path / "refs.txt").write_text("[1] J. Doe. A Book. 1999.\n")
+    paths = {"{bib}": bib, "{missing}": tmp_path / "missing.bib", "{text}": tmp_path / "refs.txt"}
+    argv = [str(paths.get(a, a)) for a in args]
+    assert main([*argv, "--offline"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_bibtex_output_keeps_a_latin1_file_latin1(online: RegistryEmulator, tmp_path: Path) -> None:
+    serve_no_hits(online)
+    latin1 = BIB.replace("Nieminen", "Niemin\u00e9n").replace("A Book Nobody", "A B\u00f6ok Nobody")
+    bib = tmp_path / "refs.bib"
+    bib.write_bytes(latin1.replace("A B\u00f6ok", "A Book").encode("latin-1"))
+    out = tmp_path / "checked.bib"
+    main(["verify", str(bib), "-f", "bibtex", "-o", str(out)])
+    raw = out.read_bytes()
+    assert "Niemin\u00e9n".encode("latin-1") in raw  # not re-encoded as UTF-8
+    assert remove_verdict_fields(raw.decode("latin-1")) == bib.read_bytes().decode("latin-1")
+
+
+def test_a_report_written_to_a_file_leaves_stdout_empty(
+    online: RegistryEmulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_bytes(BIB.encode("utf-8").split(b"@book")[0])
+    out = tmp_path / "report.md"
+    assert main(["verify", str(bib), "-f", "markdown", "-o", str(out)]) == 0
+    assert capsys.readouterr().out == ""
+    report = out.read_text()
+    assert "Documents:" not in report and "citations of" not in report
+    assert "- **1** bibliography entries" in report and "1 verified" in report
