@@ -6,6 +6,7 @@ import io
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from citecore.model import CheckResult, Severity
 from citecore.report.labels import one_line, where
@@ -27,12 +28,13 @@ def build_table(result: CheckResult, only_issues: bool = False) -> Table:
     for item in result.findings:
         if only_issues and item.severity is Severity.INFO:
             continue
+        # Text, not markup: a message quoting "[Retracted]" or "[/]" is shown as written.
         table.add_row(
             item.severity.value,
             item.kind.value,
-            where(item),
-            item.key or "",
-            one_line(item.message),
+            Text(where(item)),
+            Text(item.key or ""),
+            Text(one_line(item.message)),
             style=_STYLES[item.severity],
         )
     return table

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from citecore.model import Finding, Severity
-from citecore.report.labels import where
+from citecore.report.labels import one_line, where
 
 
 def warning_line(item: Finding, failing: bool = False) -> str:
@@ -14,7 +14,9 @@ def warning_line(item: Finding, failing: bool = False) -> str:
     level = "ERROR" if failing else "INFO" if item.severity is Severity.INFO else "WARNING"
     place = f"{where(item)}: " if item.location else ""
     key = f" {item.key}:" if item.key else ""
-    return f"[{level}] citecheck: {place}[{item.kind.value}]{key} {item.message}"
+    # One line whatever the message holds: a registry title may carry a newline, and a build
+    # log is read (and grepped) line by line.
+    return f"[{level}] citecheck: {place}[{item.kind.value}]{key} {one_line(item.message)}"
 
 
 def warning_lines(
