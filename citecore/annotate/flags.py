@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+import panflute as pf
+
 from citecore.extract.markdown import CiteGroup
 from citecore.model import CitationResult, DocumentCheck, Finding, GroundingStatus, Severity
 
@@ -25,7 +27,12 @@ class Flag:
 
 def flags_for(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
     """Each Cite group with at least one warning or error about one of its keys, and, when
-    grounding ran, each supported one with its page ("supported, p. 7") as information."""
+    grounding ran, each supported one with its page ("supported, p. 7") as information; each
+    flag is on the citation a reader sees (see `_where_shown`)."""
+    return _where_shown(_flags_by_group(check), check.extraction.groups)
+
+
+def _flags_by_group(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
     by_key: dict[str, list[Finding]] = defaultdict(list)
     for item in check.result.findings:
         if item.key and item.severity is not Severity.INFO:
@@ -58,3 +65,31 @@ def _grounding_line(result: CitationResult) -> str:
         return ""
     page = f", p. {result.page}" if result.page else ""
     return f"supported{page} ({result.judge})"
+
+
+def _where_shown(
+    flagged: list[tuple[CiteGroup, Flag]], groups: tuple[CiteGroup, ...]
+) -> list[tuple[CiteGroup, Flag]]:
+    """Flags moved to where a reader sees them. A Cite nested in another's prefix or suffix
+    (`[@a,@b]` reads @b into @a's suffix) is rendered by citeproc as part of the outer one, so
+    its lines join the outer Cite's flag; a Cite in an inline image's alt text is never shown
+    (alt text is an attribute: no note fits there) and stays in the reports only."""
+    group_of = {id(group.element): group for group in groups}
+    shown: dict[int, tuple[CiteGroup, Flag]] = {}
+    for group, flag in flagged:
+        target: CiteGroup | None = group
+        node = group.element.parent
+        while node is not None and target is not None:
+            if isinstance(node, pf.Image):
+                target = None
+            elif isinstance(node, pf.Cite) and id(node) in group_of:
+                target = group_of[id(node)]
+            node = node.parent
+        if target is None:
+            continue
+        earlier = shown.get(id(target.element))
+        if earlier is not None:
+            worst = max(earlier[1].severity, flag.severity, key=lambda s: s.rank)
+            flag = Flag(worst, tuple(dict.fromkeys([*earlier[1].lines, *flag.lines])))
+        shown[id(target.element)] = (target, flag)
+    return list(shown.values())
