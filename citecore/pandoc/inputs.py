@@ -13,7 +13,8 @@ from pathlib import Path
 
 from citecore.pandoc.reader import MARKDOWN_SUFFIXES
 
-# Pandoc options whose value is the next argument (the `--opt=value` form needs no entry).
+# Pandoc options whose value is the next argument (the `--opt=value` form needs no entry); the
+# tests hold this list to `pandoc --help` of the pandoc installed.
 _TAKES_VALUE = frozenset(
     """-f -r --from --read -t -w --to --write -o --output --data-dir -M --metadata
     --metadata-file -d --defaults -V --variable --template -H --include-in-header
@@ -25,19 +26,23 @@ _TAKES_VALUE = frozenset(
     --epub-embed-font --epub-subdirectory --split-level --epub-chapter-level --chunk-template
     --request-header --log --wrap --toc-depth --eol --track-changes --reference-location
     --markdown-headings --ipynb-output --slide-level --bibliography --csl
-    --citation-abbreviations -F --filter -L --lua-filter --resource-path""".split()
+    --citation-abbreviations -F --filter -L --lua-filter --resource-path --variable-json
+    --syntax-highlighting --figure-caption-position --table-caption-position -D
+    --print-default-template --print-default-data-file --print-highlight-style""".split()
 )
 
 
 def positional_arguments(args: Sequence[str]) -> list[str]:
     """Pandoc's positional arguments (its input files), options and their values removed."""
     positional = []
-    skip = False
+    skip = options_ended = False
     for arg in args:
         if skip:
             skip = False
-        elif arg == "--":
-            continue
+        elif options_ended:
+            positional.append(arg)
+        elif arg == "--":  # everything after it is a file, whatever its name
+            options_ended = True
         elif arg.startswith("-") and arg != "-":
             skip = arg in _TAKES_VALUE
         else:
