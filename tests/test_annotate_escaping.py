@@ -4,6 +4,7 @@ margin note and the Word comment)."""
 
 from __future__ import annotations
 
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from citecore.model import (
     Severity,
 )
 from citecore.pandoc.reader import pandoc_path
+from tests.conftest import requires_latex
 
 HOSTILE = "title '\"><script>alert(1)</script> \\input{/etc/passwd} 100% & $x$_{1} <w:t>"
 
@@ -69,3 +71,23 @@ def test_word_comments_hold_the_text(tmp_path: Path) -> None:
         comments = docx.read("word/comments.xml").decode("utf-8")
     assert "&lt;script&gt;" in comments and "<script>" not in comments
     assert "&lt;w:t&gt;" in comments
+
+
+@requires_latex
+def test_a_note_quoting_characters_pdflatex_lacks_does_not_stop_the_build(
+    tmp_path: Path,
+) -> None:
+    doc = pf.convert_text("A claim [@k].\n", standalone=True, pandoc_path=pandoc_path())
+    extraction = extract_citations(doc)
+    citations = tuple(c for g in extraction.groups for c in g.citations)
+    finding = Finding(FindingKind.MISMATCH, Severity.ERROR, "title: α-synuclein ≤ 中文", "k")
+    result = CheckResult(("p.md",), Bibliography(), citations, {}, (finding,))
+    annotate(doc, DocumentCheck(result, extraction), "latex")
+    target = tmp_path / "out.pdf"
+    pf.convert_text(doc, input_format="panflute", output_format="latex", standalone=True,
+                    pandoc_path=pandoc_path(),
+                    extra_args=["-o", str(target), "--pdf-engine=pdflatex"])  # fmt: skip
+    text = subprocess.run(
+        ["pdftotext", str(target), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "?-synuclein" in " ".join(text.split())

@@ -20,11 +20,14 @@ _PREAMBLE = r"""\usepackage{xcolor}
 \definecolor{citecheck-warning}{HTML}{A14D00}
 \definecolor{citecheck-info}{HTML}{2E7D32}
 \DeclareRobustCommand{\citecheckMark}[2]{{\color{citecheck-#1}#2}}
-\DeclareRobustCommand{\citecheckNote}[2]{\marginpar{\raggedright\footnotesize
+\newcommand{\citecheckSafeChars}{\expandafter\def\csname UTFviii@undefined@err\endcsname##1{?}}
+\DeclareRobustCommand{\citecheckNote}[2]{\marginpar{\citecheckSafeChars\raggedright\footnotesize
   \color{citecheck-#1}\textbf{citecheck:} #2}}
-\DeclareRobustCommand{\citecheckInlineNote}[2]{{\footnotesize\color{citecheck-#1}%
-  \,[\textbf{citecheck:} #2]}}
+\DeclareRobustCommand{\citecheckInlineNote}[2]{{\citecheckSafeChars\footnotesize
+  \color{citecheck-#1}\,[\textbf{citecheck:} #2]}}
 """
+# \citecheckSafeChars: a note quotes registry text ("α", "≤"); under pdfLaTeX a character the
+# fonts do not know is shown as "?" in the note instead of an error that stops the build.
 # A draft needs a margin wide enough to read; used only when the writer set no geometry.
 _DRAFT_GEOMETRY = (
     "top=1in",
