@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from citecore.bib.latex_text import decode_latex
+from citecore.bib.name_parts import split_name
 from citecore.model import Person
 
 
@@ -30,20 +31,14 @@ def _is_braced_whole(name: str) -> bool:
 
 def parse_bibtex_name(name: str) -> Person:
     """One BibTeX name as a Person; a brace-wrapped name is an organisation, kept whole."""
-    # bibtexparser (~30 ms) is imported when a name is parsed: cached rebuilds parse none.
-    from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
-
     if _is_braced_whole(name):
         return Person(family=decode_latex(name), is_organization=True)
-    try:
-        parts = parse_single_name_into_parts(name, strict=False)
-    except InvalidNameError:
-        return Person(family=decode_latex(name))
+    parts = split_name(name)
     return Person(
-        family=decode_latex(" ".join(parts.last)),
-        given=decode_latex(" ".join(parts.first)),
-        particle=decode_latex(" ".join(parts.von)),
-        suffix=decode_latex(" ".join(parts.jr)),
+        family=decode_latex(parts.last),
+        given=decode_latex(parts.first),
+        particle=decode_latex(parts.von),
+        suffix=decode_latex(parts.jr),
     )
 
 
