@@ -179,6 +179,11 @@ def pandoc_keys(text: str) -> list[str]:
             check=True,
         ).stdout
     )
+    return ast_keys(ast)
+
+
+def ast_keys(ast: dict[str, Any]) -> list[str]:
+    """The cited keys of a whole JSON AST (metadata, then blocks), cross-references aside."""
     meta = {k: v for k, v in ast["meta"].items() if k not in ("nocite", "references")}
     return [
         k for k in [*ast_citation_ids(meta), *ast_citation_ids(ast["blocks"])] if not is_crossref(k)
