@@ -69,9 +69,17 @@ class Pool:
 def generate_key(authors: Sequence[str], year: int | None, title: str, taken: set[str]) -> str:
     """First author's family name + year + first significant title word, lower-case ASCII, with
     a letter suffix on collision (`smith2020deep`, `smith2020deepa`)."""
-    family = fold(authors[0]).split()[-1] if authors and fold(authors[0]) else "anon"
+    names = fold(authors[0]).split() if authors else []
+    family = re.sub(r"[^a-z0-9]", "", names[-1]) if names else ""
     words = [w for w in fold(title).split() if w not in _STOP_TITLE]
-    base = re.sub(r"[^a-z0-9]", "", f"{family}{year or ''}{words[0] if words else ''}")
+    # A name in a script that folds to nothing ("李四") still gets a key.
+    base = re.sub(r"[^a-z0-9]", "", f"{family or 'anon'}{year or ''}{words[0] if words else ''}")
+    return _unique(base, taken)
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    """`base`, or `base` with a letter suffix (a, b, …, aa) that no key in `taken` has; the key
+    returned is added to `taken`."""
     key, suffix = base, 0
     while key in taken:
         key = base + chr(ord("a") + suffix % 26) * (suffix // 26 + 1)
@@ -83,10 +91,10 @@ def generate_key(authors: Sequence[str], year: int | None, title: str, taken: se
 def _authors(value: Any, index: int, problems: list[PoolProblem]) -> tuple[str, ...]:
     names = []
     for author in value if isinstance(value, list) else []:
-        if isinstance(author, Mapping) and author.get("name"):
-            names.append(str(author["name"]))
-        elif isinstance(author, str) and author.strip():
-            names.append(author.strip())
+        if isinstance(author, Mapping) and _text(author.get("name")):
+            names.append(_text(author["name"]))
+        elif isinstance(author, str) and _text(author):
+            names.append(_text(author))
             problems.append(
                 PoolProblem(
                     index,
@@ -98,37 +106,68 @@ def _authors(value: Any, index: int, problems: list[PoolProblem]) -> tuple[str, 
     return tuple(dict.fromkeys(names))
 
 
+def _text(value: Any) -> str:
+    """A field's text: strings and numbers as written; anything else (a list, an object) is
+    not text and reads as absent."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return ""
+    return " ".join(str(value).split())
+
+
+def _number(value: Any) -> int | None:
+    """A whole number written in ASCII digits ("2020", 2020), else None ("n.d.", "²")."""
+    text = _text(value)
+    return int(text) if re.fullmatch(r"[0-9]{1,9}", text) else None
+
+
+def _keys(items: Sequence[Any], problems: list[PoolProblem]) -> list[str]:
+    """Each paper's key: its own `bibtex_key`, else one generated so as not to collide with
+    any other paper's; a key two papers claim is an error, and the later one is told apart."""
+    own = [_text(item.get("bibtex_key")) for item in items]
+    taken = set(filter(None, own))
+    keys: list[str] = []
+    for (index, item), key in zip(enumerate(items), own, strict=True):
+        if key and key in keys:
+            other = keys.index(key)
+            problems.append(
+                PoolProblem(index, Severity.ERROR, f"bibtex_key {key!r} is paper {other + 1}'s too")
+            )
+            key = _unique(key, taken)
+        elif not key:
+            authors = _authors(item.get("authors"), index, [])
+            key = generate_key(authors, _number(item.get("year")), _text(item.get("title")), taken)
+        keys.append(key)
+    return keys
+
+
 def parse_pool(data: Any, path: str) -> tuple[Pool, list[PoolProblem]]:
     """A pool from its JSON data, and the schema problems found (missing title or year: error;
-    missing abstract, venue, authors or paperId: warning)."""
+    missing abstract, venue, authors or paperId: warning). Every paper gets a key, no two the
+    same."""
     if not isinstance(data, Mapping) or not isinstance(data.get("papers"), list):
         raise InputError(f'{path}: not a pool file (expected {{"papers": [...]}})')
     problems: list[PoolProblem] = []
+    indexed = [(i, item) for i, item in enumerate(data["papers"]) if isinstance(item, Mapping)]
+    problems += [
+        PoolProblem(i, Severity.ERROR, "not an object")
+        for i, item in enumerate(data["papers"])
+        if not isinstance(item, Mapping)
+    ]
+    keys = _keys([item for _, item in indexed], problems)
     papers = []
-    taken: set[str] = set()
-    for index, item in enumerate(data["papers"]):
-        if not isinstance(item, Mapping):
-            problems.append(PoolProblem(index, Severity.ERROR, "not an object"))
-            continue
-        title = " ".join(str(item.get("title") or "").split())
-        year_text = str(item.get("year") or "")
-        year = int(year_text) if year_text.isdigit() else None
+    for (index, item), key in zip(indexed, keys, strict=True):
+        title = _text(item.get("title"))
+        year = _number(item.get("year"))
         if not title:
             problems.append(PoolProblem(index, Severity.ERROR, "missing title"))
         if year is None:
             problems.append(PoolProblem(index, Severity.ERROR, "missing year"))
-        for field, label in (
-            ("abstract", "abstract"),
-            ("venue", "venue"),
-            ("authors", "authors"),
-            ("paperId", "paperId"),
-        ):
+        for field in ("abstract", "venue", "authors", "paperId"):
             if not item.get(field):
-                problems.append(PoolProblem(index, Severity.WARNING, f"missing {label}"))
+                problems.append(PoolProblem(index, Severity.WARNING, f"missing {field}"))
         authors = _authors(item.get("authors"), index, problems)
-        ids = item.get("externalIds") or {}
-        key = str(item.get("bibtex_key") or "") or generate_key(authors, year, title, taken)
-        taken.add(key)
+        ids = item.get("externalIds")
+        ids = ids if isinstance(ids, Mapping) else {}
         tags = item.get("discovered_for") or []
         papers.append(
             PoolPaper(
@@ -136,17 +175,18 @@ def parse_pool(data: Any, path: str) -> tuple[Pool, list[PoolProblem]]:
                 title=title,
                 year=year,
                 authors=authors,
-                venue=str(item.get("venue") or ""),
-                abstract=str(item.get("abstract") or ""),
-                doi=str(ids.get("DOI") or "").lower(),
-                arxiv_id=str(ids.get("ArXiv") or ""),
-                paper_id=str(item.get("paperId") or ""),
-                discovered_for=tuple(str(t) for t in (tags if isinstance(tags, list) else [tags])),
+                venue=_text(item.get("venue")),
+                abstract=_text(item.get("abstract")),
+                doi=_text(ids.get("DOI")).lower(),
+                arxiv_id=_text(ids.get("ArXiv")),
+                paper_id=_text(item.get("paperId")),
+                discovered_for=tuple(
+                    _text(t) for t in (tags if isinstance(tags, list) else [tags]) if _text(t)
+                ),
             )
         )
-    minimum = data.get("min_cite_paper_count")
-    count = int(str(minimum)) if str(minimum or "").isdigit() else None
-    return Pool(path, tuple(papers), count), problems
+    count = _number(data.get("min_cite_paper_count"))
+    return Pool(path, tuple(papers), count), sorted(problems, key=lambda p: p.index)
 
 
 def paper_data(paper: PoolPaper) -> dict[str, Any]:
@@ -182,15 +222,18 @@ def load_pool(path: Path) -> tuple[Pool, list[PoolProblem]]:
 
 def fix_pool(path: Path) -> int:
     """Fix what can be fixed in place (plain-string authors become `{"name": …}`, missing keys
-    are written as `bibtex_key`); the number of papers changed."""
+    are written as `bibtex_key`); the number of papers changed. What is not a paper object is
+    left as it is."""
     data = json.loads(path.read_text(encoding="utf-8"))
     pool, _ = parse_pool(data, str(path))
+    objects = [item for item in data["papers"] if isinstance(item, dict)]
     changed = 0
-    for item, paper in zip(data["papers"], pool.papers, strict=False):
+    for item, paper in zip(objects, pool.papers, strict=True):
         before = json.dumps(item, sort_keys=True)
         if isinstance(item.get("authors"), list):
             item["authors"] = [{"name": a} if isinstance(a, str) else a for a in item["authors"]]
-        item.setdefault("bibtex_key", paper.key)
+        if not _text(item.get("bibtex_key")):
+            item["bibtex_key"] = paper.key
         changed += json.dumps(item, sort_keys=True) != before
     path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return changed
