@@ -16,6 +16,7 @@ import asyncio
 import email.utils
 import json
 import logging
+import re
 import time
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
@@ -92,11 +93,11 @@ def retry_after_seconds(value: str | None, now: float | None = None) -> float | 
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
+    if re.fullmatch(r"[0-9]+", value):  # str.isdigit() also takes "²", which float() refuses
         return float(value)
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, IndexError, OverflowError):  # a header is a server's text
         return None
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
@@ -366,8 +367,9 @@ class RegistryClient:
 
     @staticmethod
     def _obey_rate_headers(limiter: _Limiter, headers: httpx.Headers) -> None:
-        limit, interval = headers.get("x-rate-limit-limit"), headers.get("x-rate-limit-interval")
-        if limit and interval and limit.isdigit() and interval.rstrip("s").isdigit():
+        limit = headers.get("x-rate-limit-limit", "").strip()
+        interval = headers.get("x-rate-limit-interval", "").strip()
+        if re.fullmatch(r"[0-9]{1,9}", limit) and re.fullmatch(r"[0-9]{1,9}s?", interval):
             seconds = int(interval.rstrip("s")) or 1
             if int(limit) > 0:
                 limiter.slow_to(int(limit) / seconds)
