@@ -46,10 +46,30 @@ def _has_marker(text: str) -> bool:
     return bool(_YEAR.search(text) or _DOI.search(text) or arxiv_in_text(text))
 
 
+def _numbered_starts(lines: list[str]) -> list[int]:
+    """The lines that open numbered entries: one marker style, numbers counting up by one from
+    the entry numbered 1 (or the first marker). A wrapped line that happens to begin with
+    "2019." or "12)" is not the entry that number would be."""
+    markers = [(i, _NUMBERED.match(line)) for i, line in enumerate(lines)]
+    found = [(i, m) for i, m in markers if m]
+    if not found:
+        return []
+    numbers = [(i, int(re.sub(r"\D", "", m.group(0))), m.group(0).strip()[-1]) for i, m in found]
+    first = next((n for n in numbers if n[1] == 1), numbers[0])
+    starts, expected, style = [], first[1], first[2]
+    for index, number, kind in numbers[numbers.index(first) :]:
+        if number == expected and kind == style:
+            starts.append(index)
+            expected += 1
+    return starts
+
+
 def split_references(text: str) -> list[ListedReference]:
     """The entries of a reference list, each joined onto one line."""
     lines = text.splitlines()
-    starts = [i for i, line in enumerate(lines) if _NUMBERED.match(line) or _BULLETED.match(line)]
+    starts = _numbered_starts(lines)
+    if len(starts) < 2:
+        starts = [i for i, line in enumerate(lines) if _BULLETED.match(line)]
     blocks: list[tuple[int, list[str]]] = []
     if len(starts) >= 2:
         for index, start in enumerate(starts):
