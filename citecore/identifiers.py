@@ -8,17 +8,19 @@ registries to say.
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
-_DOI_PREFIXES = re.compile(
-    r"^\s*(?:doi:\s*|https?://(?:dx\.)?doi\.org/|https?://doi\.org/|doi\.org/)", re.IGNORECASE
-)
+_DOI_PREFIXES = re.compile(r"^\s*(?:doi:\s*|(?:https?://)?(?:dx\.|www\.)?doi\.org/)", re.IGNORECASE)
+_DOI_RESOLVER = re.compile(r"^\s*(?:https?://)?(?:dx\.|www\.)?doi\.org/", re.IGNORECASE)
 _DOI_SHAPE = re.compile(r"^10\.\d{4,9}(?:\.\d+)*/\S+$")
 _DOI_IN_TEXT = re.compile(r"10\.\d{4,9}(?:\.\d+)*/[^\s\"<>{}]+")
 
 _ARXIV_NEW = r"\d{4}\.\d{4,5}(?:v\d+)?"
 _ARXIV_OLD = r"[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
 _ARXIV_SHAPE = re.compile(rf"^(?:{_ARXIV_NEW}|{_ARXIV_OLD})$")
-_ARXIV_PREFIX = re.compile(r"^\s*(?:arxiv:\s*|https?://arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE)
+_ARXIV_PREFIX = re.compile(
+    r"^\s*(?:arxiv:\s*|https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/)", re.IGNORECASE
+)
 _ARXIV_IN_TEXT = re.compile(
     rf"(?:arxiv[:\s]\s*|arxiv\.org/(?:abs|pdf)/)({_ARXIV_NEW}|{_ARXIV_OLD})", re.IGNORECASE
 )
@@ -26,8 +28,13 @@ _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 
 
 def normalize_doi(value: str) -> str:
-    """A DOI without resolver prefix or surrounding space, case kept; "" for an empty value."""
-    return _DOI_PREFIXES.sub("", value.strip()).strip().rstrip(".")
+    """A DOI without resolver prefix or surrounding space, case kept; "" for an empty value. A
+    resolver URL is decoded as the URL it is (reference managers write SICI DOIs' parentheses
+    as %28 %29 there); a bare DOI is taken as written."""
+    stripped = value.strip()
+    if _DOI_RESOLVER.match(stripped):
+        stripped = unquote(stripped)
+    return _DOI_PREFIXES.sub("", stripped).strip().rstrip(".")
 
 
 def is_valid_doi(doi: str) -> bool:
@@ -37,7 +44,7 @@ def is_valid_doi(doi: str) -> bool:
 
 def doi_in_url(url: str) -> str:
     """The DOI inside a doi.org URL, or ""."""
-    if re.match(r"^https?://(?:dx\.)?doi\.org/", url.strip(), re.IGNORECASE):
+    if re.match(r"^https?://(?:dx\.|www\.)?doi\.org/", url.strip(), re.IGNORECASE):
         return normalize_doi(url)
     return ""
 
