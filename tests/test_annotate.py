@@ -140,3 +140,51 @@ def test_other_formats_and_clean_documents_are_left_alone() -> None:
         doc, input_format="panflute", output_format="native", pandoc_path=pandoc_path()
     )
     assert before == after
+
+
+NESTED = "Shown as one [@outer,@inner] and [@plain,@grounded2].\n"
+
+
+def _nested_check(
+    findings: tuple[Finding, ...], grounding: dict[int, CitationResult]
+) -> DocumentCheck:
+    doc = pf.convert_text(NESTED, standalone=True, pandoc_path=pandoc_path())
+    extraction = extract_citations(doc)
+    citations = tuple(c for g in extraction.groups for c in g.citations)
+    result = CheckResult(("paper.md",), Bibliography(), citations, {}, findings, grounding)
+    return DocumentCheck(result, extraction)
+
+
+def test_a_nested_citations_problem_joins_the_outer_flag_at_the_worst_severity() -> None:
+    findings = (
+        Finding(FindingKind.FUTURE_YEAR, Severity.WARNING, "date 2031 is in the future", "outer"),
+        Finding(FindingKind.UNDEFINED, Severity.ERROR, "cited key is not in any bibliography",
+                "inner"),
+    )  # fmt: skip
+    flagged = [(tuple(c.key for c in g.citations), f) for g, f in flags_for(_nested_check(
+        findings, {}))]  # fmt: skip
+    assert flagged == [
+        (
+            ("outer",),
+            Flag(
+                Severity.ERROR,
+                ("future_year: date 2031 is in the future", f"{UNDEFINED}"),
+            ),
+        )
+    ]
+
+
+def test_a_nested_supported_citation_is_shown_on_the_outer_one() -> None:
+    # Citation order: outer, inner, plain, grounded2 (a Cite before those in its suffix).
+    grounded = {3: CitationResult(GroundingStatus.SUPPORTED, "local", page=2, passage="p")}
+    flagged = [(tuple(c.key for c in g.citations), f) for g, f in flags_for(_nested_check(
+        (), grounded))]  # fmt: skip
+    assert flagged == [(("plain",), Flag(Severity.INFO, ("supported, p. 2 (local)",)))]
+
+
+def test_an_ungrounded_or_partial_verdict_is_no_support_note() -> None:
+    grounding = {
+        3: CitationResult(GroundingStatus.SUPPORTED, "local", page=2, ungrounded=True),
+        2: CitationResult(GroundingStatus.PARTIAL, "local", page=4, passage="p"),
+    }
+    assert flags_for(_nested_check((), grounding)) == []

@@ -20,8 +20,11 @@ from citecore.identifiers import (
 )
 
 # Suffix characters of real DOIs: SICI DOIs carry parentheses, angle-free punctuation, ';'.
-SUFFIX = st.text("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._;()/:", min_size=1,
-                 max_size=24).filter(lambda s: s[-1] not in "./:;" and s[0] != "/")  # fmt: skip
+SUFFIX = st.text(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._;()/:",
+    min_size=1,
+    max_size=24,
+).filter(lambda s: s[-1] not in "./:;" and s[0] != "/")
 DOIS = st.builds(lambda r, s: f"10.{r}/{s}", st.integers(1000, 999999), SUFFIX)
 NEW_ARXIV = st.builds(
     lambda y, m, n, v: f"{y:02d}{m:02d}.{n:05d}{v}",
