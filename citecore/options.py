@@ -28,6 +28,7 @@ class ReportFormat(Enum):
     TABLE = "table"
     MARKDOWN = "markdown"
     JSON = "json"
+    SARIF = "sarif"
 
 
 OPTION_NAMES = (

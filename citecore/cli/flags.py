@@ -8,8 +8,12 @@ from typing import Any, TypeAlias
 
 from citecore.options import ReportFormat
 
-REPORT_FORMATS = ("table", "markdown", "json")
-_SUFFIX_FORMATS = {".json": ReportFormat.JSON, ".md": ReportFormat.MARKDOWN}
+REPORT_FORMATS = ("table", "markdown", "json", "sarif")
+_SUFFIX_FORMATS = {
+    ".json": ReportFormat.JSON,
+    ".md": ReportFormat.MARKDOWN,
+    ".sarif": ReportFormat.SARIF,
+}
 
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -39,7 +43,7 @@ def report_flags(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> N
         "--output",
         type=Path,
         metavar="FILE",
-        help="write the report to FILE (.json and .md pick their format)",
+        help="write the report to FILE (.json, .md and .sarif pick their format)",
     )
     parser.add_argument("--only", choices=["issues"], help="leave out information-level rows")
 

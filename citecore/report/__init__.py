@@ -1,10 +1,11 @@
-"""Emitting a CheckResult: build warnings, REVIEW-CITES.md, the JSON report, a console table."""
+"""Emitting a CheckResult: build warnings, REVIEW-CITES.md, the JSON report, SARIF for code
+scanning, a console table."""
 
 from __future__ import annotations
 
 from citecore.model import CheckResult
 from citecore.options import ReportFormat
-from citecore.report import json_report, markdown
+from citecore.report import json_report, markdown, sarif
 
 
 def render_report(result: CheckResult, report_format: ReportFormat, only_issues: bool) -> str:
@@ -15,4 +16,6 @@ def render_report(result: CheckResult, report_format: ReportFormat, only_issues:
         return json_report.render(result, only_issues)
     if report_format is ReportFormat.MARKDOWN:
         return markdown.render(result, only_issues)
+    if report_format is ReportFormat.SARIF:
+        return sarif.render(result, only_issues)
     return console.render_text(result, only_issues)

@@ -1,0 +1,88 @@
+"""`citecheck pre-commit FILE…`: what the pre-commit hook runs on the files a commit changes.
+
+Each changed Markdown/Quarto/R Markdown document is checked; a changed `.tex` file is checked
+through the main file(s) it belongs to; a changed bibliography is checked entry by entry.
+Offline unless `--online`: a commit then never waits on the network, and registry verdicts come
+from the cache the builds filled (nothing is called `not_found` offline).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from citecore.api import check_latex_file, check_markdown_file
+from citecore.bibliography_check import verify_files
+from citecore.cli.flags import Commands, cli_layer
+from citecore.extract.latex_root import main_files_for
+from citecore.model import CheckResult
+from citecore.options import resolve_options
+from citecore.pandoc.reader import MARKDOWN_SUFFIXES
+from citecore.policy import exit_status, failing_findings
+from citecore.report.warnings import warning_lines
+from citecore.verify.registry import registry_verifier
+
+_BIBLIOGRAPHY_SUFFIXES = {".bib", ".bibtex"}
+
+
+def register(commands: Commands) -> None:
+    """Add `pre-commit`."""
+    hook = commands.add_parser(
+        "pre-commit",
+        help="check the documents and bibliographies among FILES (what the pre-commit hook "
+        "runs); offline unless --online",
+    )
+    hook.add_argument("files", nargs="*", type=Path, metavar="FILE", help="changed files")
+    hook.add_argument(
+        "--online", action="store_true", help="ask the registries (slower commits)"
+    )
+    hook.add_argument(
+        "--fail-on",
+        metavar="KIND[,KIND…]",
+        help="finding kinds that fail the commit (default: every error kind)",
+    )
+    hook.set_defaults(run=run_precommit)
+
+
+def _targets(files: list[Path]) -> list[Path]:
+    """What to check for the changed files, each once, in the order given."""
+    targets: list[Path] = []
+    for file in files:
+        suffix = file.suffix.lower()
+        if suffix == ".tex":
+            found = main_files_for(file, Path.cwd())
+            targets += [_shown(main) for main in found]
+        elif suffix in MARKDOWN_SUFFIXES or suffix in _BIBLIOGRAPHY_SUFFIXES:
+            targets.append(file)
+    return list(dict.fromkeys(targets))
+
+
+def _shown(path: Path) -> Path:
+    """A path as the writer's terminal shows it: relative to the working folder when inside."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
+
+
+def _check(target: Path, layer: dict[str, object]) -> tuple[CheckResult, int]:
+    options = resolve_options(layer, folder=target.parent, base={"strict": True})
+    suffix = target.suffix.lower()
+    if suffix in _BIBLIOGRAPHY_SUFFIXES:
+        result = verify_files([target], options)
+    elif suffix == ".tex":
+        result = check_latex_file(target, options, registry_verifier(options))
+    else:
+        result = check_markdown_file(target, options, registry_verifier(options)).result
+    for line in warning_lines(result.findings, failing_findings(result.findings, options)):
+        print(line, file=sys.stderr)
+    return result, exit_status(result, options)
+
+
+def run_precommit(args: argparse.Namespace) -> int:
+    """Check every target; the worst exit status among them (0 when all pass)."""
+    layer = cli_layer(args)
+    layer["offline"] = not args.online
+    statuses = [_check(target, layer)[1] for target in _targets(list(args.files))]
+    return max(statuses, default=0)
