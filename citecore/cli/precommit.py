@@ -16,14 +16,14 @@ from citecore.api import check_latex_file, check_markdown_file
 from citecore.bibliography_check import verify_files
 from citecore.cli.flags import Commands, cli_layer
 from citecore.extract.latex_root import main_files_for
-from citecore.model import CheckResult
 from citecore.options import resolve_options
-from citecore.pandoc.reader import MARKDOWN_SUFFIXES
 from citecore.policy import exit_status, failing_findings
 from citecore.report.warnings import warning_lines
 from citecore.verify.registry import registry_verifier
 
 _BIBLIOGRAPHY_SUFFIXES = {".bib", ".bibtex"}
+# Markdown the hook is for; pandoc would also read .txt, but a commit's .txt files are not papers.
+_DOCUMENT_SUFFIXES = {".md", ".markdown", ".qmd", ".rmd"}
 
 
 def register(commands: Commands) -> None:
@@ -34,9 +34,7 @@ def register(commands: Commands) -> None:
         "runs); offline unless --online",
     )
     hook.add_argument("files", nargs="*", type=Path, metavar="FILE", help="changed files")
-    hook.add_argument(
-        "--online", action="store_true", help="ask the registries (slower commits)"
-    )
+    hook.add_argument("--online", action="store_true", help="ask the registries (slower commits)")
     hook.add_argument(
         "--fail-on",
         metavar="KIND[,KIND…]",
@@ -50,10 +48,12 @@ def _targets(files: list[Path]) -> list[Path]:
     targets: list[Path] = []
     for file in files:
         suffix = file.suffix.lower()
+        if not file.is_file():  # deleted by the commit
+            continue
         if suffix == ".tex":
             found = main_files_for(file, Path.cwd())
             targets += [_shown(main) for main in found]
-        elif suffix in MARKDOWN_SUFFIXES or suffix in _BIBLIOGRAPHY_SUFFIXES:
+        elif suffix in _DOCUMENT_SUFFIXES | _BIBLIOGRAPHY_SUFFIXES:
             targets.append(file)
     return list(dict.fromkeys(targets))
 
@@ -66,7 +66,9 @@ def _shown(path: Path) -> Path:
         return path
 
 
-def _check(target: Path, layer: dict[str, object]) -> tuple[CheckResult, int]:
+def _check(target: Path, layer: dict[str, object], said: set[str]) -> int:
+    """Check one target, print the lines not said already (a bibliography's problem shows once,
+    though the document and the bibliography both changed); its exit status."""
     options = resolve_options(layer, folder=target.parent, base={"strict": True})
     suffix = target.suffix.lower()
     if suffix in _BIBLIOGRAPHY_SUFFIXES:
@@ -76,13 +78,15 @@ def _check(target: Path, layer: dict[str, object]) -> tuple[CheckResult, int]:
     else:
         result = check_markdown_file(target, options, registry_verifier(options)).result
     for line in warning_lines(result.findings, failing_findings(result.findings, options)):
-        print(line, file=sys.stderr)
-    return result, exit_status(result, options)
+        if line not in said:
+            said.add(line)
+            print(line, file=sys.stderr)
+    return exit_status(result, options)
 
 
 def run_precommit(args: argparse.Namespace) -> int:
     """Check every target; the worst exit status among them (0 when all pass)."""
     layer = cli_layer(args)
     layer["offline"] = not args.online
-    statuses = [_check(target, layer)[1] for target in _targets(list(args.files))]
-    return max(statuses, default=0)
+    said: set[str] = set()
+    return max((_check(target, layer, said) for target in _targets(list(args.files))), default=0)

@@ -20,7 +20,9 @@ from citecore import __version__
 from citecore.model import SEVERITY, CheckResult, Finding, FindingKind, Severity
 from citecore.report.kinds import HELP
 
-SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
 FINGERPRINT = "citecheck/v1"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 _SOURCE_ROOT = "%SRCROOT%"
