@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("citecore.api", "citecore.bibliography_check"),
     (
         "citecore.cli",
+        "citecore.lsp",
         "citecore.pool.cli",
         "citecore.pandoc.process",
         "citecore.pandoc.run",

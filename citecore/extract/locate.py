@@ -52,6 +52,15 @@ def _mask(text: str) -> str:
     return _MASKED.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
+def citation_keys(text: str) -> list[tuple[str, int, int]]:
+    """(key, start, end) of every `@key` in a Markdown text outside code, math and comments:
+    what an editor marks while the text is being typed, before pandoc has read it."""
+    return [
+        (m.group("braced") or m.group("bare"), m.start(), m.end())
+        for m in _CITATION_KEY.finditer(_mask(text))
+    ]
+
+
 def _note_definition_spans(text: str) -> list[tuple[int, int, str]]:
     """Spans of footnote definitions, with their labels: the `[^id]:` line and its indented
     continuation."""

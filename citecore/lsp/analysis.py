@@ -1,0 +1,171 @@
+"""One open document checked as the builds check it, fast enough for every keystroke.
+
+The citations come from the live text (citecore.lsp.scan); the bibliography from what the
+document names (`bibliography:` in its front matter, `--bib`-like options in citecheck.toml, or
+for LaTeX what its main file names); then the build's own pipeline (`check_citations`) runs
+with registry verification answered from the cache only and no grounding. Network and model
+work happen elsewhere: verification on save, grounding on request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from citecore.api import check_citations
+from citecore.bib.loader import load_bibliographies, resolve_bibliography
+from citecore.bibliography_check import verify_bibliography
+from citecore.cache import Cache
+from citecore.errors import CitecheckError
+from citecore.extract.latex import extract_latex
+from citecore.extract.latex_root import main_files_for
+from citecore.findings import finding
+from citecore.lsp.scan import LATEX_SUFFIXES, CitedKey, citations_of
+from citecore.model import (
+    Bibliography,
+    CheckResult,
+    Citation,
+    CitationMode,
+    CitationResult,
+    Finding,
+    FindingKind,
+    SourceLocation,
+)
+from citecore.options import Options, resolve_options
+from citecore.verify.registry import registry_verifier
+
+BIBLIOGRAPHY_SUFFIXES = (".bib", ".bibtex")
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
+_COMMA_JOINED = re.compile(r"@\{?[\w:.#$%&\-+?<>~/]+\}?\s*,\s*-?@")
+
+
+@dataclass
+class Analysis:
+    """What the editor shows for one document: its citations and the check's result."""
+
+    path: Path
+    citations: list[CitedKey]
+    result: CheckResult
+    problems: list[str] = field(default_factory=list)  # why a part could not be checked
+    # Grounding verdicts by (0-based line, key), filled by the grounding command.
+    grounding: dict[tuple[int, str], CitationResult] = field(default_factory=dict)
+
+    @property
+    def bibliography(self) -> Bibliography:
+        """The bibliography the document was checked against."""
+        return self.result.bibliography
+
+
+def _front_matter(text: str) -> dict[str, Any]:
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return {}
+    try:
+        data = yaml.safe_load(match.group(1))
+    except yaml.YAMLError:  # half-typed YAML: the next keystroke may mend it
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _names(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value if isinstance(v, str | int | float)]
+    return []
+
+
+def _bibliography_paths(path: Path, text: str, options: Options, workspace: Path) -> list[Path]:
+    """The bibliography files of a document: the options', else what it names itself (its
+    front matter, or for LaTeX its main file's `\\bibliography`/`\\addbibresource`)."""
+    if path.suffix.lower() in LATEX_SUFFIXES:
+        mains = main_files_for(path, workspace) or [path]
+        named = [str(p) for p in extract_latex(mains[0]).bibliographies] if mains else []
+        folder = mains[0].parent
+    else:
+        named = _names(_front_matter(text).get("bibliography"))
+        folder = path.parent
+    names = list(options.bibliographies) or named
+    return list(dict.fromkeys(resolve_bibliography(n, (folder,), str(path)) for n in names))
+
+
+def _options(path: Path, text: str, layer: Mapping[str, Any]) -> Options:
+    metadata = _front_matter(text).get("citecheck")
+    return resolve_options(
+        {**layer, "ground": False},
+        folder=path.parent,
+        metadata=metadata if isinstance(metadata, dict) else None,
+        metadata_origin=str(path),
+    )
+
+
+def semicolon_separated(group: str) -> str:
+    """`[@a,@b]` as `[@a; @b]`; a group without comma-joined keys unchanged."""
+    if not group.startswith("[") or not _COMMA_JOINED.search(group):
+        return group
+    return re.sub(r"\s*,\s*(?=-?@)", "; ", group)
+
+
+def _comma_joined(path: Path, citations: list[CitedKey]) -> list[Finding]:
+    """`[@a,@b]`: pandoc reads @b into @a's locator. One finding per group."""
+    found: dict[tuple[int, int], Finding] = {}
+    for cited in citations:
+        span = cited.citation_span
+        fixed = semicolon_separated(cited.group_text)
+        if fixed != cited.group_text:
+            found.setdefault(
+                (span.start_line, span.start_character),
+                finding(
+                    FindingKind.COMMA_SEPARATED_KEYS,
+                    f"{cited.group_text} joins keys with a comma, so pandoc reads the second as "
+                    f"part of the first's locator: write {fixed}",
+                    cited.key,
+                    SourceLocation(str(path), span.start_line + 1),
+                ),
+            )
+    return list(found.values())
+
+
+def analyse_document(
+    path: Path, text: str, layer: Mapping[str, Any], workspace: Path | None = None
+) -> Analysis:
+    """Check the open text of a Markdown or LaTeX document against its bibliographies and the
+    cached registry verdicts (`layer` holds the server's options, e.g. `offline`)."""
+    citations = citations_of(path.name, text)
+    problems: list[str] = []
+    options = _options(path, text, {**layer, "offline": True})
+    try:
+        paths = _bibliography_paths(path, text, options, workspace or path.parent)
+        with Cache(options.cache) as cache:
+            bibliography = load_bibliographies(paths, cache=cache)
+    except CitecheckError as exc:  # a bibliography not found yet: say so, check the rest
+        problems.append(str(exc))
+        bibliography = Bibliography()
+    records = [
+        Citation(c.key, CitationMode.NORMAL, SourceLocation(str(path), c.key_span.start_line + 1))
+        for c in citations
+    ]
+    extra = [] if path.suffix.lower() in LATEX_SUFFIXES else _comma_joined(path, citations)
+    result = check_citations(
+        records,
+        bibliography,
+        options,
+        registry_verifier(options),
+        documents=(str(path),),
+        folder=path.parent,
+        extra_findings=extra,
+    )
+    return Analysis(path, citations, result, problems)
+
+
+def analyse_bibliography(path: Path, layer: Mapping[str, Any]) -> Analysis:
+    """Check a bibliography file on disk entry by entry, registry verdicts from the cache."""
+    options = resolve_options({**layer, "offline": True, "ground": False}, folder=path.parent)
+    with Cache(options.cache) as cache:
+        bibliography = load_bibliographies([path], cache=cache)
+    return Analysis(path, [], verify_bibliography(bibliography, options))

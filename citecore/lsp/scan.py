@@ -1,0 +1,111 @@
+"""Citations of an open document with their exact ranges, read while the writer types.
+
+Markdown is scanned for `@key` outside code and comments (pandoc's own reading needs a saved file
+and a subprocess; diagnostics must follow each keystroke); a citation's range is its bracketed
+group `[see @key, p. 3]` when it has one. LaTeX is read with the same command reader as
+`citecheck latex`; a citation's range is the whole command, `\\citep[p.~3]{key}`.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from citecore.extract.latex import find_cite_commands, mask_ignored
+from citecore.extract.locate import citation_keys
+
+LATEX_SUFFIXES = (".tex", ".ltx")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A range of the text: 0-based line and character, end exclusive (LSP's convention)."""
+
+    start_line: int
+    start_character: int
+    end_line: int
+    end_character: int
+
+    def holds(self, line: int, character: int) -> bool:
+        """True when the position is inside the range (its end included, where a cursor rests
+        after the last character)."""
+        after_start = (line, character) >= (self.start_line, self.start_character)
+        return after_start and (line, character) <= (self.end_line, self.end_character)
+
+
+@dataclass(frozen=True, slots=True)
+class CitedKey:
+    """One key at one place: the key's own span and the citation's (group or command)."""
+
+    key: str
+    key_span: Span
+    citation_span: Span
+    group_text: str  # the citation as written, `[@a,@b]` or `\\cite{a,b}`
+
+
+class _Positions:
+    """Offsets of a text as LSP positions (UTF-16 code units, as LSP counts by default)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+
+    def span(self, start: int, end: int) -> Span:
+        first, last = self._position(start), self._position(end)
+        return Span(first[0], first[1], last[0], last[1])
+
+    def _position(self, offset: int) -> tuple[int, int]:
+        line = bisect_right(self.starts, offset) - 1
+        before = self.text[self.starts[line] : offset]
+        return line, len(before.encode("utf-16-le")) // 2
+
+
+def _bracket_group(text: str, start: int, end: int) -> tuple[int, int]:
+    """The `[...]` around a key on its line, or the key itself when it stands bare."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    opening = text.rfind("[", line_start, start)
+    # `^[…]` is an inline note around the citation, not its group.
+    if opening < 0 or "]" in text[opening:start] or text[opening - 1 : opening] == "^":
+        return start, end
+    closing = text.find("]", end, line_end)
+    return (opening, closing + 1) if closing >= 0 else (start, end)
+
+
+def markdown_citations(text: str) -> list[CitedKey]:
+    """Every `@key` of a Markdown text, in order, with its citation group."""
+    positions = _Positions(text)
+    found = []
+    for key, start, end in citation_keys(text):
+        at = text.index("@", start)
+        group = _bracket_group(text, at, end)
+        found.append(
+            CitedKey(
+                key, positions.span(at, end), positions.span(*group), text[group[0] : group[1]]
+            )
+        )
+    return found
+
+
+def latex_citations(text: str) -> list[CitedKey]:
+    """Every key of every citation command of a LaTeX text, in order."""
+    positions = _Positions(text)
+    found = []
+    for command in find_cite_commands(mask_ignored(text)):
+        written = text[command.start : command.end]
+        citation = positions.span(command.start, command.end)
+        for key, _, _ in command.keys:
+            where = re.search(rf"(?<![\w:.\-/]){re.escape(key)}(?![\w:.\-/])", written)
+            offset = command.start + (where.start() if where else 0)
+            key_span = positions.span(offset, offset + len(key)) if where else citation
+            found.append(CitedKey(key, key_span, citation, written))
+    return found
+
+
+def citations_of(path_name: str, text: str) -> list[CitedKey]:
+    """The citations of a document by its kind (LaTeX by suffix, else Markdown)."""
+    if path_name.lower().endswith(LATEX_SUFFIXES):
+        return latex_citations(text)
+    return markdown_citations(text)

@@ -1,0 +1,257 @@
+"""The language server (pygls over stdio) for .md, .qmd, .Rmd, .tex and .bib files.
+
+- On open and on every change: diagnostics from the local checks and the cached registry and
+  grounding verdicts (no network, no model: see citecore.lsp.analysis).
+- On save: the cited entries are verified against the registries in the background, with
+  `$/progress`, and the diagnostics published again (unchanged entries are cache hits).
+- On request (`citecheck.ground` command): the document's claims are grounded in their sources
+  with the configured judge, and hovers show the supporting passages with their pages.
+- Hover on a citation: verdict, the registry's record, differences, supporting passage.
+- Code actions: the registry's record for a mismatched entry (key kept), a missing DOI,
+  `[@a,@b]` → `[@a; @b]`, a key written in another case.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from citecore import __version__
+from citecore.api import check_latex_file, check_markdown_file
+from citecore.errors import CitecheckError
+from citecore.lsp.analysis import (
+    BIBLIOGRAPHY_SUFFIXES,
+    Analysis,
+    analyse_bibliography,
+    analyse_document,
+)
+from citecore.lsp.features import code_actions, diagnostics, hover_text, lsp_range
+from citecore.lsp.scan import LATEX_SUFFIXES
+from citecore.options import resolve_options
+from citecore.verify.registry import registry_verifier
+
+logger = logging.getLogger(__name__)
+GROUND_COMMAND = "citecheck.ground"
+
+
+class CitecheckServer(LanguageServer):
+    """The server's state: the last analysis of each open file, and what it published."""
+
+    def __init__(self) -> None:
+        super().__init__("citecheck", __version__)
+        self.analyses: dict[Path, Analysis] = {}
+        self.published: set[Path] = set()
+        self.options_layer: dict[str, Any] = {}
+
+    def workspace_root(self, path: Path) -> Path:
+        """The workspace folder holding `path` (where LaTeX main files are looked for)."""
+        root = self.workspace.root_path
+        if root and path.resolve().is_relative_to(Path(root).resolve()):
+            return Path(root)
+        return path.parent
+
+    def open_texts(self) -> dict[Path, str]:
+        """The text of every open document, as the editor holds it."""
+        texts = {}
+        for uri, document in self.workspace.text_documents.items():
+            fs_path = to_fs_path(uri)
+            if fs_path:
+                texts[Path(fs_path)] = document.source
+        return texts
+
+    def _compute(self, path: Path, text: str | None) -> Analysis | None:
+        """One analysis (run in a worker thread: the pipeline runs its own event loops)."""
+        try:
+            if text is None:
+                return analyse_bibliography(path, self.options_layer)
+            return analyse_document(path, text, self.options_layer, self.workspace_root(path))
+        except CitecheckError as exc:  # bad options or an unreadable file: say it, go on
+            self.window_show_message(
+                types.ShowMessageParams(types.MessageType.Warning, f"citecheck: {exc}")
+            )
+            return None
+
+    async def analyse(self, uri: str) -> Analysis | None:
+        """Check one open document and publish its diagnostics (and its bibliographies'), unless
+        the text changed meanwhile (the newer change publishes its own)."""
+        fs_path = to_fs_path(uri)
+        if not fs_path:
+            return None
+        path = Path(fs_path)
+        document = self.workspace.get_text_document(uri)
+        version = document.version
+        text = None if path.suffix.lower() in BIBLIOGRAPHY_SUFFIXES else document.source
+        analysis = await asyncio.to_thread(self._compute, path, text)
+        if analysis is None or self.workspace.get_text_document(uri).version != version:
+            return None
+        previous = self.analyses.get(path)
+        if previous is not None:
+            analysis.grounding = previous.grounding
+        self.analyses[path] = analysis
+        self.publish(analysis)
+        return analysis
+
+    def publish(self, analysis: Analysis) -> None:
+        """Send the diagnostics of an analysis, by file."""
+        for file, found in diagnostics(analysis, self.open_texts()).items():
+            self.published.add(file)
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=file.as_uri(), diagnostics=found)
+            )
+
+
+server = CitecheckServer()
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: CitecheckServer, params: types.InitializeParams) -> None:
+    """Read the client's settings: `initializationOptions` are citecheck options (`offline`,
+    `email`, `judge`, …), as `citecheck.toml` and `CITECHECK_*` would give them."""
+    options = params.initialization_options
+    if isinstance(options, dict):
+        ls.options_layer = {str(k).replace("-", "_"): v for k, v in options.items()}
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+async def did_open(ls: CitecheckServer, params: types.DidOpenTextDocumentParams) -> None:
+    """Diagnostics for a document just opened."""
+    await ls.analyse(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+async def did_change(ls: CitecheckServer, params: types.DidChangeTextDocumentParams) -> None:
+    """Diagnostics for the edited text (local checks and cached verdicts only)."""
+    await ls.analyse(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: CitecheckServer, params: types.DidCloseTextDocumentParams) -> None:
+    """Forget a closed document and clear its diagnostics."""
+    fs_path = to_fs_path(params.text_document.uri)
+    if fs_path:
+        ls.analyses.pop(Path(fs_path), None)
+    ls.text_document_publish_diagnostics(
+        types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
+    )
+
+
+def _verify(ls: CitecheckServer, analysis: Analysis) -> None:
+    """Verify the entries an analysis cites (or holds) against the registries; the verdicts land
+    in the cache the next analysis reads."""
+    options = resolve_options({**ls.options_layer}, folder=analysis.path.parent)
+    verifier = registry_verifier(options)
+    if verifier is None:
+        return
+    cited = {c.key for c in analysis.citations}
+    references = [
+        r
+        for k, r in analysis.bibliography.references.items()
+        if not analysis.citations or k in cited
+    ]
+    verifier.verify(references)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+async def did_save(ls: CitecheckServer, params: types.DidSaveTextDocumentParams) -> None:
+    """Verify the document's entries in the background, with progress; then publish again."""
+    uri = params.text_document.uri
+    analysis = await ls.analyse(uri)
+    if analysis is None or not analysis.bibliography.references:
+        return
+    token = str(uuid.uuid4())
+    try:
+        await ls.work_done_progress.create_async(token)
+    except Exception:  # a client without progress support still gets the diagnostics
+        token = ""
+    if token:
+        ls.work_done_progress.begin(
+            token, types.WorkDoneProgressBegin(title="citecheck: verifying references")
+        )
+    try:
+        await asyncio.to_thread(_verify, ls, analysis)
+    except CitecheckError as exc:
+        logger.warning("verification failed: %s", exc)
+    finally:
+        if token:
+            ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
+    await ls.analyse(uri)
+
+
+def _ground(ls: CitecheckServer, analysis: Analysis) -> None:
+    """Ground the claims of a saved document with the configured judge (the build's pipeline),
+    keeping each citation's verdict for the hovers and diagnostics."""
+    layer = {**ls.options_layer, "ground": True, "offline": True}
+    path = analysis.path
+    options = resolve_options(layer, folder=path.parent)
+    if path.suffix.lower() in LATEX_SUFFIXES:
+        result = check_latex_file(path, options)
+    else:
+        result = check_markdown_file(path, options).result
+    analysis.grounding = {
+        ((result.citations[i].location.line or 1) - 1, result.citations[i].key): grounded
+        for i, grounded in result.grounding.items()
+    }
+
+
+@server.command(GROUND_COMMAND)
+async def ground_command(ls: CitecheckServer, uri: str) -> None:
+    """Ground the claims of one document (argument: its URI), then publish again."""
+    fs_path = to_fs_path(uri)
+    analysis = ls.analyses.get(Path(fs_path)) if fs_path else None
+    if analysis is None:
+        return
+    token = str(uuid.uuid4())
+    await ls.work_done_progress.create_async(token)
+    ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title="citecheck: grounding"))
+    try:
+        await asyncio.to_thread(_ground, ls, analysis)
+    finally:
+        ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
+    await ls.analyse(uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: CitecheckServer, params: types.HoverParams) -> types.Hover | None:
+    """The verdict, the registry's record and the supporting passage of a citation."""
+    fs_path = to_fs_path(params.text_document.uri)
+    analysis = ls.analyses.get(Path(fs_path)) if fs_path else None
+    if analysis is None:
+        return None
+    found = hover_text(analysis, params.position.line, params.position.character)
+    if found is None:
+        return None
+    text, span = found
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
+        range=lsp_range(span),
+    )
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+)
+def code_action(ls: CitecheckServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    """The quick fixes for the lines of the range."""
+    fs_path = to_fs_path(params.text_document.uri)
+    analysis = ls.analyses.get(Path(fs_path)) if fs_path else None
+    if analysis is None:
+        return []
+    texts = ls.open_texts()
+    actions: list[types.CodeAction] = []
+    for line in range(params.range.start.line, params.range.end.line + 1):
+        actions += code_actions(analysis, line, texts)
+    return actions
+
+
+def serve() -> None:
+    """Run the server over stdio until the client exits it."""
+    logging.basicConfig(level=logging.WARNING, format="citecheck-lsp: %(message)s")
+    server.start_io()
