@@ -480,25 +480,42 @@ def _claims(
     by_paragraph: dict[tuple[int, int], list[CiteCommand]] = {}
     for command in commands:
         bounds = _paragraph_bounds(text, command.start, notes)
+        # Where no paragraph break is near, the reach windows of neighbouring citations overlap:
+        # they are read as one stretch (read once, not once per citation: a 300-citation file
+        # without blank lines took 16 s), each citation's paragraph cut around it.
+        if by_paragraph:
+            last = next(reversed(by_paragraph))
+            if last != bounds and bounds[0] < last[1] and last[0] <= bounds[0]:
+                merged = (last[0], max(last[1], bounds[1]))
+                by_paragraph[merged] = [*by_paragraph.pop(last), command]
+                continue
         by_paragraph.setdefault(bounds, []).append(command)
     for (start, end), group in by_paragraph.items():
         pieces, cursor = [], start
         for command in group:
-            pieces.append(text[cursor : command.start])
+            pieces.append(text[max(cursor, start) : command.start])
             pieces.append(_CITE_MARK)
-            cursor = command.end
+            cursor = max(cursor, command.end)
         pieces.append(text[cursor:end])
         readable = _readable("".join(pieces))
         spans = sentence_spans(readable)
         marks = [m.start() for m in re.finditer(_CITE_MARK, readable)]
-        paragraph = readable.replace(_CITE_MARK, "[…]")
+        whole = end - start <= 2 * _PARAGRAPH_REACH
         for command, mark in zip(group, marks, strict=False):
             sentence = next((readable[s:e] for s, e in spans if s <= mark < e), readable)
+            around = readable if whole else _around(readable, spans, mark)
             results[command.start] = (
                 " ".join(sentence.replace(_CITE_MARK, "[…]").split()),
-                paragraph,
+                around.replace(_CITE_MARK, "[…]"),
             )
     return results
+
+
+def _around(readable: str, spans: list[tuple[int, int]], mark: int) -> str:
+    """The whole sentences of a long stretch within half a reach of a citation mark."""
+    low, high = mark - _PARAGRAPH_REACH // 2, mark + _PARAGRAPH_REACH // 2
+    inside = [(s, e) for s, e in spans if e > low and s < high]
+    return readable[inside[0][0] : inside[-1][1]] if inside else readable[max(low, 0) : high]
 
 
 def _include_target(text: str, match: re.Match[str]) -> tuple[str, int] | None:
