@@ -210,6 +210,9 @@ def environment_layer(environ: Mapping[str, str] | None = None) -> dict[str, Any
     return layer
 
 
+_PATH_OPTIONS = frozenset({"sources", "cache", "snapshot", "pool"})
+
+
 def project_layer(folder: Path) -> dict[str, Any]:
     """The `[citecheck]` table (or top level) of `citecheck.toml` in `folder`, if there is one."""
     path = folder / PROJECT_FILE
@@ -222,7 +225,17 @@ def project_layer(folder: Path) -> dict[str, Any]:
     table = data.get("citecheck", data)
     if not isinstance(table, Mapping):
         raise OptionsError(f"{path}: `citecheck` must be a table of options, not {table!r}")
-    return dict(table)
+    # Paths in the file are relative to the file, wherever citecheck is run from (a build in
+    # the project folder, `citecheck check docs/paper.md` from above it, an editor's server).
+    return {
+        name: str(folder / value)
+        if name in _PATH_OPTIONS
+        and isinstance(value, str)
+        and value
+        and not Path(value).is_absolute()
+        else value
+        for name, value in table.items()
+    }
 
 
 def resolve_options(

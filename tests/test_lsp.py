@@ -167,3 +167,58 @@ async def test_open_change_save_hover_and_fix(client: LanguageClient, project: P
     [edit] = replace.edit.changes[(project / "refs.bib").as_uri()]
     assert edit.new_text.startswith("@article{sankar2014,") and "2014" in edit.new_text
     assert (edit.range.start.line, edit.range.end.line) == (0, 5)
+
+
+@pytest.mark.asyncio
+async def test_a_latex_chapter_is_checked_through_its_main_file(
+    client: LanguageClient, project: Path
+) -> None:
+    (project / "chapters").mkdir()
+    (project / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{natbib}\n\\begin{document}\n"
+        "\\input{chapters/intro}\n\\bibliographystyle{plainnat}\n\\bibliography{refs}\n"
+        "\\end{document}\n"
+    )
+    chapter = project / "chapters" / "intro.tex"
+    chapter.write_text("As shown \\citep[p.~3]{sankar2014, ghost2020}.\n")
+    uri = _open(client, chapter, "latex")
+    found = await _diagnostics(client, uri)
+    [undefined] = [d for d in found if d.code == "undefined"]
+    assert "ghost2020" in undefined.message
+    # The range is the whole command, as written.
+    assert (undefined.range.start.character, undefined.range.end.character) == (9, 44)
+
+
+@pytest.mark.asyncio
+async def test_a_bibliography_file_gets_its_own_diagnostics_and_fixes(
+    client: LanguageClient, project: Path
+) -> None:
+    bib = project / "refs.bib"
+    bib.write_text(ELIFE_WRONG_YEAR + "@article{late, title = {T}, author = {A, B}, year = 2999}\n")
+    uri = _open(client, bib, "bibtex")
+    found = await _diagnostics(client, uri)
+    future = next(d for d in found if d.code == "future_year")
+    assert future.range.start.line == 7
+
+
+@pytest.mark.asyncio
+async def test_grounding_on_request_shows_the_passage_in_the_hover(
+    client: LanguageClient, project: Path
+) -> None:
+    sources = project / "sources"
+    sources.mkdir()
+    (sources / "sankar2014.txt").write_text(
+        "Methods. We built a pipeline.\fResults. Automated quantitative histology reveals "
+        "vascular morphodynamics during hypocotyl secondary growth in Arabidopsis."
+    )
+    (project / "citecheck.toml").write_text('sources = "sources"\njudge = "local"\n')
+    uri = _open(client, project / "paper.md")
+    await _diagnostics(client, uri)
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="citecheck.ground", arguments=[uri])
+    )
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(4, 35))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert "Claim: **" in hover.contents.value and "p. 2" in hover.contents.value

@@ -158,3 +158,13 @@ def test_the_same_option_through_every_shell(
     # The command line beats the environment.
     if shell in ("check", "latex"):
         assert _cutoff_flagged(shell, folder, env, ["--cutoff", "2024-01-01"], capsys) is True
+
+
+def test_paths_in_citecheck_toml_are_relative_to_the_file(tmp_path: Path) -> None:
+    (tmp_path / "citecheck.toml").write_text(
+        'sources = "pdfs"\ncache = "/var/cache/cc.sqlite3"\npool = "pool.json"\nstrict = true\n'
+    )
+    options = resolve_options({}, folder=tmp_path, environ={})
+    assert options.sources == tmp_path / "pdfs"
+    assert options.pool == tmp_path / "pool.json"
+    assert options.cache == Path("/var/cache/cc.sqlite3")  # absolute stays as written

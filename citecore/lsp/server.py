@@ -51,11 +51,14 @@ class CitecheckServer(LanguageServer):
         self.options_layer: dict[str, Any] = {}
 
     def workspace_root(self, path: Path) -> Path:
-        """The workspace folder holding `path` (where LaTeX main files are looked for)."""
-        root = self.workspace.root_path
-        if root and path.resolve().is_relative_to(Path(root).resolve()):
-            return Path(root)
-        return path.parent
+        """The workspace folder holding `path` (where LaTeX main files are looked for); without
+        one, the folder above the file's (a chapter's main file usually sits there)."""
+        roots = [to_fs_path(f.uri) for f in self.workspace.folders.values()]
+        roots.append(self.workspace.root_path)
+        for root in filter(None, roots):
+            if path.resolve().is_relative_to(Path(str(root)).resolve()):
+                return Path(str(root))
+        return path.parent.parent
 
     def open_texts(self) -> dict[Path, str]:
         """The text of every open document, as the editor holds it."""
