@@ -53,11 +53,23 @@ def _mask(text: str) -> str:
 
 
 def citation_keys(text: str) -> list[tuple[str, int, int]]:
-    """(key, start, end) of every `@key` in a Markdown text outside code, math and comments:
-    what an editor marks while the text is being typed, before pandoc has read it."""
+    """(key, start, end) of every `@key` in a Markdown text outside code, math, comments and
+    the footnote definitions pandoc drops (never referenced, or overridden by a later one of
+    the same label): what an editor marks while the text is typed, before pandoc reads it."""
+    masked = _mask(text)
+    definitions = _note_definition_spans(masked)
+    last = {label: (start, end) for start, end, label in definitions}
+    starts = {start for start, _, _ in definitions}
+    referenced = {m.group(1) for m in _NOTE_REFERENCE.finditer(masked) if m.start() not in starts}
+    dead = [
+        (start, end)
+        for start, end, label in definitions
+        if label not in referenced or last[label] != (start, end)
+    ]
     return [
         (m.group("braced") or m.group("bare"), m.start(), m.end())
-        for m in _CITATION_KEY.finditer(_mask(text))
+        for m in _CITATION_KEY.finditer(masked)
+        if not any(start <= m.start() < end for start, end in dead)
     ]
 
 
