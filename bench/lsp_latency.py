@@ -5,7 +5,8 @@ line, no blank lines: the layout that once made claim reading take 16 s) over a 
 bibliography, then times `analyse_document` + `diagnostics` on the edited text — what
 `citecheck lsp` does on each didChange: scan, bibliography from its cache, local checks, every
 cited entry's verdict asked of the (here empty) registry cache — and prints the median and 95th
-percentile of 30 edits per document (target: ≤ 50 ms for 300 citations). Run with `python bench/lsp_latency.py [--citations 300]`.
+percentile of 30 edits per document (target: ≤ 50 ms for 300 citations).
+Run with `python bench/lsp_latency.py [--citations 300]`.
 """
 
 from __future__ import annotations

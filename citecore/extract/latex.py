@@ -697,6 +697,33 @@ class _Reader:
             )
 
 
+@dataclass(frozen=True, slots=True)
+class ProjectMacros:
+    """A project's citing macros and the macros that print their argument as source."""
+
+    wrappers: dict[str, CiteWrapper]
+    shows_source: frozenset[str]
+
+
+def project_macros(main: Path) -> ProjectMacros:
+    """The macros a LaTeX project defines, in its main file and every file it inputs."""
+    reader = _Reader(main)
+    reader.learn_macros(main, set())
+    return ProjectMacros(dict(reader.wrappers), frozenset(reader.shows_source))
+
+
+def citation_commands(text: str, macros: ProjectMacros | None = None) -> list[CiteCommand]:
+    """Every citation one LaTeX file makes, as `extract_latex` reads it — its commands and the
+    uses of the project's citing macros — outside comments, verbatim and definitions."""
+    shows_source = set(macros.shows_source) if macros else set()
+    masked = mask_definitions(mask_ignored(text), shows_source)
+    wrappers = {**(macros.wrappers if macros else {}), **cite_wrappers(mask_ignored(text))}
+    return sorted(
+        [*find_cite_commands(masked), *wrapper_uses(masked, wrappers)],
+        key=lambda command: command.start,
+    )
+
+
 def extract_latex(main: Path) -> LatexExtraction:
     """Every citation of a LaTeX project, starting at its main file and following `\\input`,
     `\\include` (honouring `\\includeonly`), `\\subfile` and `\\import`."""

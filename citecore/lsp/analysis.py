@@ -22,10 +22,10 @@ from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.bibliography_check import verify_bibliography
 from citecore.cache import Cache
 from citecore.errors import CitecheckError
-from citecore.extract.latex import extract_latex
+from citecore.extract.latex import ProjectMacros, extract_latex, project_macros
 from citecore.extract.latex_root import main_files_for
 from citecore.findings import finding
-from citecore.lsp.scan import LATEX_SUFFIXES, CitedKey, citations_of
+from citecore.lsp.scan import LATEX_SUFFIXES, CitedKey, citations_of, latex_nocite
 from citecore.model import (
     Bibliography,
     CheckResult,
@@ -80,10 +80,18 @@ def _names(value: Any) -> list[str]:
     return []
 
 
-# The bibliographies a LaTeX main file names, with the files they were read from and their
-# modification times: reading a whole project per keystroke costs 100+ ms, its files rarely
-# change while a chapter is typed.
-_LATEX_BIBLIOGRAPHIES: dict[Path, tuple[dict[Path, int], list[str]]] = {}
+@dataclass(frozen=True, slots=True)
+class _LatexProject:
+    """What the editor needs of a LaTeX project: its bibliography names and its macros."""
+
+    bibliographies: list[str]
+    macros: ProjectMacros
+
+
+# Each main file's project, with the files it was read from and their modification times:
+# reading a whole project per keystroke costs 100+ ms, its files rarely change while a chapter
+# is typed.
+_LATEX_PROJECTS: dict[Path, tuple[dict[Path, int], _LatexProject]] = {}
 
 
 def _mtime(path: Path) -> int:
@@ -93,25 +101,30 @@ def _mtime(path: Path) -> int:
         return -1
 
 
-def _latex_bibliographies(main: Path) -> list[str]:
-    """The bibliography names of a LaTeX project, re-read only when one of its files changed."""
-    known = _LATEX_BIBLIOGRAPHIES.get(main)
+def _latex_project(main: Path) -> _LatexProject:
+    """A LaTeX project as its files on disk say, read again only when one of them changed."""
+    known = _LATEX_PROJECTS.get(main)
     if known is not None and all(_mtime(f) == t for f, t in known[0].items()):
         return known[1]
     extraction = extract_latex(main)
-    names = [str(p) for p in extraction.bibliographies]
+    project = _LatexProject([str(p) for p in extraction.bibliographies], project_macros(main))
     stamps = {f: _mtime(f) for f in {main, *extraction.files}}
-    _LATEX_BIBLIOGRAPHIES[main] = (stamps, names)
-    return names
+    _LATEX_PROJECTS[main] = (stamps, project)
+    return project
+
+
+def _latex_main(path: Path, workspace: Path) -> Path:
+    mains = main_files_for(path, workspace)
+    return mains[0] if mains else path
 
 
 def _bibliography_paths(path: Path, text: str, options: Options, workspace: Path) -> list[Path]:
     """The bibliography files of a document: the options', else what it names itself (its
     front matter, or for LaTeX its main file's `\\bibliography`/`\\addbibresource`)."""
     if path.suffix.lower() in LATEX_SUFFIXES:
-        mains = main_files_for(path, workspace) or [path]
-        named = _latex_bibliographies(mains[0])
-        folder = mains[0].parent
+        main = _latex_main(path, workspace)
+        named = _latex_project(main).bibliographies
+        folder = main.parent
     else:
         named = _names(_front_matter(text).get("bibliography"))
         folder = path.parent
@@ -161,21 +174,33 @@ def analyse_document(
 ) -> Analysis:
     """Check the open text of a Markdown or LaTeX document against its bibliographies and the
     cached registry verdicts (`layer` holds the server's options, e.g. `offline`)."""
-    citations = citations_of(path.name, text)
+    workspace = workspace or path.parent
+    macros = None
+    if path.suffix.lower() in LATEX_SUFFIXES:
+        macros = _latex_project(_latex_main(path, workspace)).macros
+    citations = citations_of(path.name, text, macros)
     problems: list[str] = []
     options = _options(path, text, {**layer, "offline": True})
     try:
-        paths = _bibliography_paths(path, text, options, workspace or path.parent)
+        paths = _bibliography_paths(path, text, options, workspace)
         with Cache(options.cache) as cache:
             bibliography = load_bibliographies(paths, cache=cache)
     except CitecheckError as exc:  # a bibliography not found yet: say so, check the rest
         problems.append(str(exc))
         bibliography = Bibliography()
+    # The line a build gives a citation: the key's in Markdown (pandoc's line mapping), the
+    # command's in LaTeX (a command may spread its keys over lines).
+    latex = path.suffix.lower() in LATEX_SUFFIXES
     records = [
-        Citation(c.key, CitationMode.NORMAL, SourceLocation(str(path), c.key_span.start_line + 1))
+        Citation(
+            c.key,
+            CitationMode.NORMAL,
+            SourceLocation(str(path), (c.citation_span if latex else c.key_span).start_line + 1),
+        )
         for c in citations
     ]
-    extra = [] if path.suffix.lower() in LATEX_SUFFIXES else _comma_joined(path, citations)
+    extra = [] if latex else _comma_joined(path, citations)
+    nocite = latex_nocite(text, macros) if latex else ([], False)
     result = check_citations(
         records,
         bibliography,
@@ -183,6 +208,7 @@ def analyse_document(
         registry_verifier(options),
         documents=(str(path),),
         folder=path.parent,
+        nocite=nocite,
         extra_findings=extra,
     )
     return Analysis(path, citations, result, problems)

@@ -88,7 +88,9 @@ def diagnostics(analysis: Analysis, texts: dict[Path, str]) -> dict[Path, list[t
         line = (item.location.line or 1) - 1 if item.location else 0
         if file == document and item.key:
             cited = [c for c in analysis.citations if c.key == item.key]
-            here = [c for c in cited if c.key_span.start_line == line] or cited
+            here = [
+                c for c in cited if line in (c.key_span.start_line, c.citation_span.start_line)
+            ] or cited
             spans = {c.citation_span for c in here}
             by_file[document] += [_diagnostic(item, lsp_range(s)) for s in spans]
             if spans:

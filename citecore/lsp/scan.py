@@ -12,8 +12,9 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from citecore.extract.latex import find_cite_commands, mask_ignored
+from citecore.extract.latex import ProjectMacros, citation_commands
 from citecore.extract.locate import citation_keys
+from citecore.extract.markdown import is_crossref
 
 LATEX_SUFFIXES = (".tex", ".ltx")
 
@@ -79,6 +80,8 @@ def markdown_citations(text: str) -> list[CitedKey]:
     positions = _Positions(text)
     found = []
     for key, start, end in citation_keys(text):
+        if is_crossref(key):  # `@fig-plot`: a Quarto cross-reference, not a citation
+            continue
         at = text.index("@", start)
         group = _bracket_group(text, at, end)
         found.append(
@@ -89,11 +92,14 @@ def markdown_citations(text: str) -> list[CitedKey]:
     return found
 
 
-def latex_citations(text: str) -> list[CitedKey]:
-    """Every key of every citation command of a LaTeX text, in order."""
+def latex_citations(text: str, macros: ProjectMacros | None = None) -> list[CitedKey]:
+    """Every key of every citation of a LaTeX text, in order: its commands and the uses of the
+    project's citing macros (`macros`, from its main file)."""
     positions = _Positions(text)
     found = []
-    for command in find_cite_commands(mask_ignored(text)):
+    for command in citation_commands(text, macros):
+        if command.name.rstrip("*") == "nocite":  # lists entries; cites nothing here
+            continue
         written = text[command.start : command.end]
         citation = positions.span(command.start, command.end)
         for key, _, _ in command.keys:
@@ -104,8 +110,19 @@ def latex_citations(text: str) -> list[CitedKey]:
     return found
 
 
-def citations_of(path_name: str, text: str) -> list[CitedKey]:
+def citations_of(path_name: str, text: str, macros: ProjectMacros | None = None) -> list[CitedKey]:
     """The citations of a document by its kind (LaTeX by suffix, else Markdown)."""
     if path_name.lower().endswith(LATEX_SUFFIXES):
-        return latex_citations(text)
+        return latex_citations(text, macros)
     return markdown_citations(text)
+
+
+def latex_nocite(text: str, macros: ProjectMacros | None = None) -> tuple[list[str], bool]:
+    """The keys a LaTeX text lists with `\\nocite`, and whether it says `\\nocite{*}`."""
+    keys = [
+        key
+        for command in citation_commands(text, macros)
+        if command.name.rstrip("*") == "nocite"
+        for key, _, _ in command.keys
+    ]
+    return [k for k in keys if k != "*"], "*" in keys
