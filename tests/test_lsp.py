@@ -222,3 +222,51 @@ async def test_grounding_on_request_shows_the_passage_in_the_hover(
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert "Claim: **" in hover.contents.value and "p. 2" in hover.contents.value
+
+
+@pytest.mark.asyncio
+async def test_bad_options_are_said_once_and_the_server_goes_on(
+    client: LanguageClient, project: Path
+) -> None:
+    (project / "citecheck.toml").write_text("strict = [unclosed\n")
+    uri = _open(client, project / "paper.md")
+    for _ in range(50):
+        if client.messages:
+            break
+        await asyncio.sleep(0.1)
+    assert any("citecheck.toml" in m.message for m in client.messages)
+    (project / "citecheck.toml").write_text("strict = true\n")
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=PAPER)],
+        )
+    )
+    assert any(d.code == "undefined" for d in await _diagnostics(client, uri))
+
+
+@pytest.mark.asyncio
+async def test_quick_edits_end_on_the_last_texts_diagnostics_and_close_clears_them(
+    client: LanguageClient, project: Path
+) -> None:
+    uri = _open(client, project / "paper.md")
+    await _diagnostics(client, uri)
+    for version in range(2, 8):
+        text = PAPER.replace("[@doe2001,@sankar2014]", f"[@ghost{version}]")
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+    for _ in range(20):
+        found = await _diagnostics(client, uri)
+        if any("ghost7" in d.message for d in found):
+            break
+    assert [d.message for d in found if d.code == "undefined"] == [
+        "ghost7: cited key is not in any bibliography"
+    ]
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri))
+    )
+    assert await _diagnostics(client, uri) == []

@@ -10,7 +10,7 @@ from lsprotocol import types
 
 from citecore.bib.bibtex import parse_bibtex
 from citecore.lsp.analysis import Analysis
-from citecore.lsp.features import code_actions, entry_lines
+from citecore.lsp.features import code_actions, diagnostics, entry_lines
 from citecore.model import (
     Bibliography,
     CheckResult,
@@ -68,3 +68,83 @@ def test_a_mismatched_entry_is_offered_the_record_under_its_own_key(tmp_path: Pa
     [edit] = action.edit.changes[bib.as_uri()]  # type: ignore[union-attr,index]
     assert (edit.range.start.line, edit.range.end.line) == (0, 4)
     assert edit.new_text.startswith("@article{first,") and "doi = {10.5555/first}" in edit.new_text
+
+
+def _finding_analysis(tmp_path: Path, findings: tuple[object, ...]) -> tuple[Analysis, Path]:
+    from citecore.lsp.scan import markdown_citations
+
+    paper = tmp_path / "paper.md"
+    text = "Intro.\n\nA claim [see @first, p. 2] and @first again.\nLater [@ghost].\n"
+    paper.write_text(text)
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB)
+    result = CheckResult((str(paper),), Bibliography(), (), {}, findings)  # type: ignore[arg-type]
+    return Analysis(paper, markdown_citations(text), result), bib
+
+
+def test_each_finding_is_shown_where_it_belongs(tmp_path: Path) -> None:
+    from citecore.model import Finding, FindingKind, Severity, SourceLocation
+
+    paper = tmp_path / "paper.md"
+    bib = tmp_path / "refs.bib"
+    findings = (
+        Finding(FindingKind.UNDEFINED, Severity.ERROR, "no entry", "ghost",
+                SourceLocation(str(paper), 4)),
+        Finding(FindingKind.FUTURE_YEAR, Severity.WARNING, "2999", "first",
+                SourceLocation(str(bib), 7)),
+        Finding(FindingKind.MISMATCH, Severity.ERROR, "year differs", "first",
+                SourceLocation(str(paper), 3)),
+        Finding(FindingKind.UNVERIFIABLE, Severity.INFO, "offline", "first",
+                SourceLocation(str(bib), 1)),
+        Finding(FindingKind.OUTAGE, Severity.WARNING, "Crossref did not answer"),
+    )  # fmt: skip
+    analysis, bib = _finding_analysis(tmp_path, findings)
+    shown = diagnostics(analysis, {})
+    on_paper = [(d.code, d.range.start.line, d.range.start.character, d.range.end.character)
+                for d in shown[paper]]  # fmt: skip
+    assert ("undefined", 3, 6, 14) in on_paper  # the group `[@ghost]`
+    # Both citations of `first` on line 3: the group and the bare key.
+    assert ("mismatch", 2, 8, 26) in on_paper and ("mismatch", 2, 31, 37) in on_paper
+    assert ("outage", 0, 0, 6) in on_paper  # no place: the first line of the document
+    assert [(d.code, d.range.start.line) for d in shown[bib]] == [("future_year", 6)]
+    assert shown[bib][0].range.end.character == len(BIB.splitlines()[6])  # read from disk
+    assert all(d.source == "citecheck" for ds in shown.values() for d in ds)
+    severities = {d.code: d.severity for ds in shown.values() for d in ds}
+    assert severities["undefined"] == types.DiagnosticSeverity.Error
+    assert severities["future_year"] == types.DiagnosticSeverity.Warning
+
+
+def test_a_problem_reading_the_project_is_said_on_the_first_line(tmp_path: Path) -> None:
+    analysis, _ = _finding_analysis(tmp_path, ())
+    analysis.problems.append("bibliography 'missing.bib' not found")
+    [said] = diagnostics(analysis, {})[analysis.path]
+    assert said.range.start.line == 0 and "missing.bib" in said.message
+
+
+def test_hover_shows_verdict_record_and_differences(tmp_path: Path) -> None:
+    from citecore.lsp.features import hover_text
+    from citecore.lsp.scan import markdown_citations
+
+    verdict = ReferenceResult(
+        "first",
+        ReferenceVerdict.MISMATCH,
+        mismatches=(FieldMismatch("year", "2019", "2020"),),
+        match=RECORD,
+        notes=("the preprint is arXiv:1234.56789",),
+    )
+    bib = tmp_path / "refs.bib"
+    parsed = parse_bibtex(BIB, str(bib))
+    bibliography = Bibliography((str(bib),), {r.key: r for r in parsed.references})
+    text = "A claim [@first] and [@nowhere].\n"
+    result = CheckResult((), bibliography, (), {"first": verdict}, ())
+    analysis = Analysis(tmp_path / "p.md", markdown_citations(text), result)
+    found = hover_text(analysis, 0, 11)
+    assert found is not None
+    shown, span = found
+    assert "`@first`: **mismatch**" in shown and "- year: cited *2019*, registry *2020*" in shown
+    assert "[doi:10.5555/first](https://doi.org/10.5555/first)" in shown
+    assert "the preprint is arXiv:1234.56789" in shown
+    assert (span.start_character, span.end_character) == (9, 15)
+    missing = hover_text(analysis, 0, 25)
+    assert missing is not None and "not in any bibliography" in missing[0]
+    assert hover_text(analysis, 0, 2) is None
