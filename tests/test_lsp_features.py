@@ -148,3 +148,13 @@ def test_hover_shows_verdict_record_and_differences(tmp_path: Path) -> None:
     missing = hover_text(analysis, 0, 25)
     assert missing is not None and "not in any bibliography" in missing[0]
     assert hover_text(analysis, 0, 2) is None
+
+
+def test_entry_ends_whatever_parentheses_its_values_hold() -> None:
+    text = (
+        "@article{a,\n  title = {Part 1) of a (long) story},\n  year = 2001\n}\n"
+        "@book(b,\n  title = {A ) in braces},\n  year = 2002\n)\n@misc{c, year = 3}\n"
+    )
+    assert entry_lines(text, 1) == (0, 3)
+    assert entry_lines(text, 5) == (4, 7)
+    assert entry_lines(text, 9) == (8, 8)

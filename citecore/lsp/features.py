@@ -156,17 +156,28 @@ def hover_text(analysis: Analysis, line: int, character: int) -> tuple[str, Span
 
 def entry_lines(text: str, start_line: int) -> tuple[int, int]:
     """(first, last) 0-based lines of the BibTeX entry that starts on `start_line` (1-based):
-    to its closing brace, braces inside values counted."""
+    to the delimiter that closes the one after `@type` — braces inside values counted, and a
+    parenthesis in a braced entry's title ("Part 1)") is only text."""
     lines = text.splitlines()
     first = max(start_line - 1, 0)
-    depth, opened = 0, False
+    opening = closing = ""
+    depth = 0  # braces, or parentheses outside braces for an @type( … ) entry
+    braces = 0
     for index in range(first, len(lines)):
         for char in lines[index]:
-            if char in "{(":
-                depth, opened = depth + 1, True
-            elif char in "})":
+            if not opening:
+                if char in "{(":
+                    opening, closing, depth = char, "})"["{(".index(char)], 1
+                continue
+            if opening == "(":
+                braces += {"{": 1, "}": -1}.get(char, 0)
+                if braces:
+                    continue
+            if char == opening:
+                depth += 1
+            elif char == closing:
                 depth -= 1
-                if opened and depth == 0:
+                if depth == 0:
                     return first, index
     return first, len(lines) - 1
 
