@@ -13,7 +13,9 @@ import pytest
 
 from citecore.cli import main
 from citecore.extract.latex_root import main_files_for
+from tests.emulator import RegistryEmulator
 from tests.paths import CASES, REPO
+from tests.verify.test_resolve import no_hits, reference
 
 MAIN = "\\documentclass{article}\n\\begin{document}\n\\input{chapters/one}\n\\end{document}\n"
 
@@ -118,3 +120,42 @@ def test_the_hook_under_pre_commit_try_repo(tmp_path: Path) -> None:
         cwd=fixture, env=environment, capture_output=True, text=True, timeout=900, check=False,
     )  # fmt: skip
     assert clean.returncode == 0, clean.stdout + clean.stderr
+
+
+def test_a_magic_root_in_quotes_or_without_suffix_and_a_missing_one(tmp_path: Path) -> None:
+    chapter = _project(tmp_path)
+    (tmp_path / "other.tex").write_text(MAIN)
+    chapter.write_text('%!TEX root = "../other"\nA claim.\n')
+    assert main_files_for(chapter, tmp_path) == [(tmp_path / "other.tex").resolve()]
+    # A root that does not exist is not trusted: the workspace is searched instead.
+    chapter.write_text("% !TEX root = ../gone.tex\nA claim.\n")
+    assert main_files_for(chapter, tmp_path) == [
+        (tmp_path / name).resolve() for name in ("other.tex", "thesis.tex")  # both input it
+    ]
+
+
+def test_a_commented_documentclass_does_not_make_a_main_file(tmp_path: Path) -> None:
+    from citecore.extract.latex_root import is_main_file
+
+    path = tmp_path / "notes.tex"
+    path.write_text("% \\documentclass{article} is what a main file starts with\nText.\n")
+    assert not is_main_file(path)
+    path.write_text("\\documentclass[12pt]{report}\n")
+    assert is_main_file(path)
+
+
+def test_pre_commit_online_asks_the_registries(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    online: RegistryEmulator,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "refs.bib").write_text(
+        "@book{k, title = {A Book Nobody Indexed}, author = {Doe, Jane}, year = 1999}\n"
+    )
+    no_hits(online, reference("@book{k, title = {A Book Nobody Indexed}, author = {Doe, Jane}}"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["pre-commit", "refs.bib"]) == 0  # offline: nothing asked, nothing accused
+    assert online.requests() == 0
+    assert main(["pre-commit", "refs.bib", "--online"]) == 1
+    assert "[not_found] k:" in capsys.readouterr().err
