@@ -130,7 +130,8 @@ def test_a_magic_root_in_quotes_or_without_suffix_and_a_missing_one(tmp_path: Pa
     # A root that does not exist is not trusted: the workspace is searched instead.
     chapter.write_text("% !TEX root = ../gone.tex\nA claim.\n")
     assert main_files_for(chapter, tmp_path) == [
-        (tmp_path / name).resolve() for name in ("other.tex", "thesis.tex")  # both input it
+        (tmp_path / name).resolve()
+        for name in ("other.tex", "thesis.tex")  # both input it
     ]
 
 
