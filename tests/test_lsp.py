@@ -270,3 +270,42 @@ async def test_quick_edits_end_on_the_last_texts_diagnostics_and_close_clears_th
         types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri))
     )
     assert await _diagnostics(client, uri) == []
+
+
+@pytest_lsp.fixture(  # type: ignore[untyped-decorator]
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-c", "from citecore.cli import main; main(['lsp'])"],
+        server_env=SERVER_ENV,
+    ),
+)
+async def offline_client(lsp_client: LanguageClient, project: Path) -> AsyncIterator[None]:
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("neovim"),
+            workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="paper")],
+            initialization_options={"offline": True},
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_an_offline_editor_never_asks_the_registries_even_on_save(
+    offline_client: LanguageClient, project: Path, tmp_path: Path
+) -> None:
+    (project / "refs.bib").write_text(
+        "@book{fresh, title = {A Book Never Asked For}, author = {Poe, Paul}, year = 2003}\n"
+    )
+    paper = project / "paper.md"
+    paper.write_text("---\nbibliography: refs.bib\n---\n\nA claim [@fresh].\n")
+    uri = _open(offline_client, paper)
+    await _diagnostics(offline_client, uri)
+    before = EMULATOR.requests()
+    offline_client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri))
+    )
+    found = await _diagnostics(offline_client, uri)
+    await asyncio.sleep(0.5)
+    assert EMULATOR.requests() == before
+    assert not [d for d in found if d.code in ("not_found", "unverifiable")]
