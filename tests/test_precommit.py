@@ -160,3 +160,23 @@ def test_pre_commit_online_asks_the_registries(
     assert online.requests() == 0
     assert main(["pre-commit", "refs.bib", "--online"]) == 1
     assert "[not_found] k:" in capsys.readouterr().err
+
+
+def test_what_the_hook_checks_for_the_files_a_commit_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citecore.cli.precommit import _targets
+
+    _project(tmp_path)
+    for name in ("paper.md", "notes.qmd", "refs.bib", "README.txt", "data.csv"):
+        (tmp_path / name).write_text("x\n")
+    monkeypatch.chdir(tmp_path)
+    changed = [Path(n) for n in ("chapters/one.tex", "thesis.tex", "paper.md", "notes.qmd",
+                                 "refs.bib", "README.txt", "data.csv", "deleted.md")]  # fmt: skip
+    # The chapter and its main file are one target; text files, data and deleted files none.
+    assert _targets(changed) == [
+        Path("thesis.tex"),
+        Path("paper.md"),
+        Path("notes.qmd"),
+        Path("refs.bib"),
+    ]

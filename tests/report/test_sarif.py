@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -138,3 +139,22 @@ def test_check_latex_and_verify_write_valid_sarif(tmp_path: Path) -> None:
 def test_sarif_on_stdout(capsys: pytest.CaptureFixture[str]) -> None:
     main(["check", str(CASES / "problems" / "paper.md"), "--offline", "-f", "sarif"])
     assert json.loads(capsys.readouterr().out)["version"] == "2.1.0"
+
+
+@settings(max_examples=60, deadline=None)
+@given(results(), st.randoms())
+def test_fingerprints_do_not_depend_on_the_order_of_other_findings(
+    result: CheckResult, random: Any
+) -> None:
+    shuffled = list(result.findings)
+    random.shuffle(shuffled)
+    reordered = replace(result, findings=tuple(shuffled))
+
+    def prints(r: CheckResult) -> dict[tuple[str, str], int]:
+        counts: dict[tuple[str, str], int] = {}
+        for item in to_sarif_data(r, root=Path.cwd())["runs"][0]["results"]:
+            key = (item["ruleId"], item["partialFingerprints"][FINGERPRINT])
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    assert prints(reordered) == prints(result)
