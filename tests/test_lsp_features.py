@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 
 from citecore.bib.bibtex import parse_bibtex
@@ -158,3 +159,29 @@ def test_entry_ends_whatever_parentheses_its_values_hold() -> None:
     assert entry_lines(text, 1) == (0, 3)
     assert entry_lines(text, 5) == (4, 7)
     assert entry_lines(text, 9) == (8, 8)
+
+
+@pytest.mark.parametrize(
+    ("written", "fixed"),
+    [
+        ("See @doe2001.", "See @Doe2001."),
+        ("See [@doe2001, p. 2].", "See [@Doe2001, p. 2]."),
+        ("See @{doe2001}.", "See @{Doe2001}."),
+        ("See \\citep{doe2001}.", "See \\citep{Doe2001}."),
+    ],
+)
+def test_a_key_in_another_case_is_fixed_in_place(tmp_path: Path, written: str, fixed: str) -> None:
+    from citecore.lsp.scan import citations_of
+
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@book{Doe2001, title = {A Book}, author = {Doe, Jane}, year = 2001}\n")
+    parsed = parse_bibtex(bib.read_text(), str(bib))
+    result = CheckResult((), Bibliography((str(bib),), {r.key: r for r in parsed.references}),
+                         (), {}, ())  # fmt: skip
+    name = "paper.tex" if "\\" in written else "paper.md"
+    analysis = Analysis(tmp_path / name, citations_of(name, written), result)
+    [action] = [a for a in code_actions(analysis, 0, {}) if a.title.startswith("Cite")]
+    assert action.edit is not None and action.edit.changes is not None
+    [edit] = next(iter(action.edit.changes.values()))
+    start, end = edit.range.start.character, edit.range.end.character
+    assert written[:start] + edit.new_text + written[end:] == fixed

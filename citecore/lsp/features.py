@@ -267,12 +267,16 @@ def code_actions(analysis: Analysis, line: int, texts: dict[Path, str]) -> list[
 
 
 def _key_only(cited: CitedKey) -> Span:
-    """The key without its `@` (Markdown) — LaTeX spans are the key already."""
+    """The key alone, without Markdown's `@` or `@{…}` around it (a LaTeX key span is the key)."""
     span = cited.key_span
     width = span.end_character - span.start_character
-    if width == len(cited.key) + 1:
-        return Span(span.start_line, span.start_character + 1, span.end_line, span.end_character)
-    return span
+    skip = {len(cited.key) + 1: (1, 0), len(cited.key) + 3: (2, 1)}.get(width, (0, 0))
+    return Span(
+        span.start_line,
+        span.start_character + skip[0],
+        span.end_line,
+        span.end_character - skip[1],
+    )
 
 
 def _replace(uri: str, span: Span, text: str, title: str) -> types.CodeAction:
