@@ -244,3 +244,32 @@ def test_the_preamble_is_not_part_of_a_claim(tmp_path: Path) -> None:
     )
     (citation,) = extract_latex(tmp_path / "main.tex").citations
     assert citation.claim == "Body text […]."
+
+
+def test_one_files_citations_as_the_project_reader_reads_them(tmp_path: Path) -> None:
+    from citecore.extract.latex import citation_commands, extract_latex, project_macros
+
+    (tmp_path / "macros.tex").write_text("\\newcommand{\\seecite}[1]{(see \\cite{#1})}\n")
+    main = tmp_path / "main.tex"
+    main.write_text(
+        "\\documentclass{article}\n\\input{macros}\n"
+        "\\newcommand{\\code}[1]{\\texttt{\\detokenize{#1}}}\n\\begin{document}\n"
+        "\\input{body}\n\\end{document}\n"
+    )
+    body = tmp_path / "body.tex"
+    body.write_text(
+        "A \\cite{a1}, \\seecite{a2}, \\code{\\cite{shown}} and % \\cite{commented}\n"
+        "\\nocite{listed}\n"
+    )
+    macros = project_macros(main)
+    keys = [k for c in citation_commands(body.read_text(), macros) for k, _, _ in c.keys]
+    assert keys == ["a1", "a2", "listed"]
+    extracted = extract_latex(main)
+    assert [c.key for c in extracted.citations] == ["a1", "a2"]
+    assert extracted.nocite == ["listed"]
+    # Without the project's macros a chapter's own text says less: what its macros make.
+    assert [k for c in citation_commands(body.read_text()) for k, _, _ in c.keys] == [
+        "a1",
+        "shown",
+        "listed",
+    ]
