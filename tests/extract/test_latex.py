@@ -273,3 +273,21 @@ def test_one_files_citations_as_the_project_reader_reads_them(tmp_path: Path) ->
         "shown",
         "listed",
     ]
+
+
+def test_a_long_file_without_blank_lines_gives_each_citation_its_own_sentence(
+    tmp_path: Path,
+) -> None:
+    body = "\n".join(
+        f"Sentence {n} reports finding number {n} \\citep[p.~{n % 9 + 1}]{{key{n}}}."
+        for n in range(400)
+    )
+    main = tmp_path / "main.tex"
+    main.write_text(f"\\documentclass{{article}}\n\\begin{{document}}\n{body}\n\\end{{document}}\n")
+    citations = extract_latex(main).citations
+    assert len(citations) == 400
+    for n in (0, 199, 399):
+        assert citations[n].claim == f"Sentence {n} reports finding number {n} […]."
+        # The paragraph is a stretch around the citation, not the whole file.
+        assert f"Sentence {n} " in citations[n].paragraph
+        assert len(citations[n].paragraph) < 6000
