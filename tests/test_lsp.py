@@ -222,6 +222,20 @@ async def test_grounding_on_request_shows_the_passage_in_the_hover(
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert "Claim: **" in hover.contents.value and "p. 2" in hover.contents.value
+    # Reopened, the document shows the cached verdict at once, no command needed.
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri))
+    )
+    await _diagnostics(client, uri)
+    _open(client, project / "paper.md")
+    for _ in range(50):
+        again = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(4, 35))
+        )
+        if again is not None and "Claim: **" in str(again.contents):
+            break
+        await asyncio.sleep(0.1)
+    assert again is not None and "p. 2" in str(again.contents)
 
 
 @pytest.mark.asyncio

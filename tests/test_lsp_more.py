@@ -93,3 +93,20 @@ def test_every_kind_of_finding_has_a_title_and_help_a_writer_can_act_on() -> Non
     for kind, words in HELP.items():
         assert words.title and not words.title.endswith("."), kind
         assert words.help.endswith((".", ")")) and len(words.help) > 40, kind
+
+
+def test_unsupported_and_unproved_claims_are_diagnostics_on_their_citations() -> None:
+    from citecore.lsp.features import diagnostics
+
+    text = "One claim [@k].\nAnother claim @k.\nA third [@k].\n"
+    grounding = {
+        (0, "k"): CitationResult(GroundingStatus.UNSUPPORTED, "local", reason="says otherwise"),
+        (1, "k"): CitationResult(GroundingStatus.SUPPORTED, "local", ungrounded=True),
+        (2, "k"): CitationResult(GroundingStatus.SUPPORTED, "local", page=3, passage="p"),
+    }
+    shown = diagnostics(_analysis(text, grounding), {})[Path("p.md")]
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in shown] == [
+        ("unsupported", 0, 10),
+        ("ungrounded", 1, 14),
+    ]
+    assert "says otherwise" in shown[0].message

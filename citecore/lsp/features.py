@@ -96,7 +96,38 @@ def diagnostics(analysis: Analysis, texts: dict[Path, str]) -> dict[Path, list[t
             if spans:
                 continue
         by_file[file].append(_diagnostic(item, _line_range(line, _text_of(file, texts))))
+    by_file[document] += _grounding_diagnostics(analysis)
     return dict(by_file)
+
+
+def _grounding_diagnostics(analysis: Analysis) -> list[types.Diagnostic]:
+    """A claim its source does not support, or whose support is not proved, on its citation."""
+    shown = []
+    for (line, key), result in analysis.grounding.items():
+        if result.status is GroundingStatus.UNSUPPORTED:
+            message = f"{key}: the cited source does not support this claim: {result.reason}"
+            code = FindingKind.UNSUPPORTED.value
+        elif result.ungrounded:
+            message = f"{key}: the supporting passage was not found in the source's text"
+            code = FindingKind.UNGROUNDED.value
+        else:
+            continue
+        for cited in analysis.citations:
+            if cited.key == key and line in (
+                cited.key_span.start_line,
+                cited.citation_span.start_line,
+            ):
+                shown.append(
+                    types.Diagnostic(
+                        range=lsp_range(cited.citation_span),
+                        message=message,
+                        severity=types.DiagnosticSeverity.Warning,
+                        code=code,
+                        source="citecheck",
+                    )
+                )
+                break
+    return shown
 
 
 def cited_at(analysis: Analysis, line: int, character: int) -> CitedKey | None:

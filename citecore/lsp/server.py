@@ -26,6 +26,7 @@ from pygls.uris import to_fs_path
 from citecore import __version__
 from citecore.api import check_latex_file, check_markdown_file
 from citecore.errors import CitecheckError
+from citecore.ground.judges.factory import judge_kind
 from citecore.lsp.analysis import (
     BIBLIOGRAPHY_SUFFIXES,
     Analysis,
@@ -34,7 +35,8 @@ from citecore.lsp.analysis import (
 )
 from citecore.lsp.features import code_actions, diagnostics, hover_text, lsp_range
 from citecore.lsp.scan import LATEX_SUFFIXES
-from citecore.options import resolve_options
+from citecore.model import GroundingStatus
+from citecore.options import JudgeKind, resolve_options
 from citecore.verify.registry import registry_verifier
 
 logger = logging.getLogger(__name__)
@@ -124,8 +126,10 @@ def initialize(ls: CitecheckServer, params: types.InitializeParams) -> None:
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 async def did_open(ls: CitecheckServer, params: types.DidOpenTextDocumentParams) -> None:
-    """Diagnostics for a document just opened."""
-    await ls.analyse(params.text_document.uri)
+    """Diagnostics for a document just opened, then the grounding verdicts already cached."""
+    analysis = await ls.analyse(params.text_document.uri)
+    if analysis is not None:
+        await _show_cached_grounding(ls, params.text_document.uri, analysis)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -187,10 +191,13 @@ async def did_save(ls: CitecheckServer, params: types.DidSaveTextDocumentParams)
     await ls.analyse(uri)
 
 
-def _ground(ls: CitecheckServer, analysis: Analysis) -> None:
+def _ground(ls: CitecheckServer, analysis: Analysis, cached_only: bool = False) -> None:
     """Ground the claims of a saved document with the configured judge (the build's pipeline),
-    keeping each citation's verdict for the hovers and diagnostics."""
+    keeping each citation's verdict for the hovers and diagnostics. `cached_only` asks the
+    judge nothing (`limit: 0`): only verdicts an earlier run cached are shown."""
     layer = {**ls.options_layer, "ground": True, "offline": True}
+    if cached_only:
+        layer["limit"] = 0
     path = analysis.path
     options = resolve_options(layer, folder=path.parent)
     if path.suffix.lower() in LATEX_SUFFIXES:
@@ -200,7 +207,26 @@ def _ground(ls: CitecheckServer, analysis: Analysis) -> None:
     analysis.grounding = {
         ((result.citations[i].location.line or 1) - 1, result.citations[i].key): grounded
         for i, grounded in result.grounding.items()
+        if not cached_only or grounded.status is not GroundingStatus.NOT_IN_STORE
     }
+
+
+async def _show_cached_grounding(ls: CitecheckServer, uri: str, analysis: Analysis) -> None:
+    """The grounding verdicts already cached, for a project that grounds its claims: no model
+    is asked (the judge runs on request only), and a Gemini judge, whose store would be synced
+    first, is left to the command."""
+    try:
+        options = resolve_options({**ls.options_layer}, folder=analysis.path.parent)
+    except CitecheckError:
+        return
+    if not options.ground or judge_kind(options) is JudgeKind.GEMINI or not analysis.citations:
+        return
+    try:
+        await asyncio.to_thread(_ground, ls, analysis, True)
+    except CitecheckError as exc:
+        logger.warning("cached grounding verdicts not read: %s", exc)
+        return
+    ls.publish(analysis)
 
 
 @server.command(GROUND_COMMAND)

@@ -14,14 +14,19 @@ from citecore.model import Bibliography, Citation
 from citecore.options import JudgeKind, Options
 
 
+def judge_kind(options: Options) -> JudgeKind:
+    """The judge the options ask for; unset, Gemini when `GOOGLE_API_KEY` is set, else local."""
+    default = JudgeKind.GEMINI if os.environ.get("GOOGLE_API_KEY") else JudgeKind.LOCAL
+    return options.judge or default
+
+
 def make_judge(
     options: Options, citations: Sequence[Citation], bibliography: Bibliography, folder: Path
 ) -> Judge:
     """`local` (offline, lexical), `openai` (an OpenAI-compatible endpoint at `judge-url`,
     model `judge-model`) or `gemini` (File Search over a store synced with the cited sources;
     `GOOGLE_API_KEY` from the environment; the state file lives in the document's folder)."""
-    default = JudgeKind.GEMINI if os.environ.get("GOOGLE_API_KEY") else JudgeKind.LOCAL
-    judge = options.judge or default
+    judge = judge_kind(options)
     if judge is JudgeKind.OPENAI:
         from citecore.ground.judges.openai_compat import OpenAICompatJudge  # httpx, ~110 ms
 
