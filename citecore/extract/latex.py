@@ -136,7 +136,7 @@ _SHOWS_SOURCE = re.compile(r"\\(?:detokenize|string|meaning|unexpanded)(?![A-Za-
 def _definition_bodies(text: str, match: re.Match[str]) -> tuple[str, list[tuple[int, int]]]:
     """The name a definition defines ("" for an environment) and the spans of its bodies."""
     if match.group("primitive"):
-        body = _group(text, match.end(), "{", "}")
+        body = balanced_group(text, match.end(), "{", "}")
         return match.group("primitive"), [(match.end(), body[1])] if body else []
     groups_before, bodies = _DEFINITIONS[match.group("command")]
     position, name = match.end(), ""
@@ -144,19 +144,19 @@ def _definition_bodies(text: str, match: re.Match[str]) -> tuple[str, list[tuple
     if bodies == 1 and named:
         name, position = named.group("braced") or named.group("bare"), named.end()
     else:  # an environment's name, in braces
-        environment = _group(text, position, "{", "}")
+        environment = balanced_group(text, position, "{", "}")
         if environment is None:
             return "", []
         position = environment[1]
     for _ in range(groups_before):
-        group = _group(text, position, "{", "}")
+        group = balanced_group(text, position, "{", "}")
         if group is None:
             return name, []
         position = group[1]
     _, position = _optionals(text, position, 2)
     spans = []
     for _ in range(bodies):
-        body = _group(text, position, "{", "}")
+        body = balanced_group(text, position, "{", "}")
         if body is None:
             break
         spans.append((position, body[1]))
@@ -180,7 +180,7 @@ def mask_definitions(text: str, shows_source: set[str] | None = None) -> str:
             text = _blank(text, start, end)
     for name in shows_source:
         for use in list(re.finditer(rf"\\{re.escape(name)}(?![A-Za-z@])", text)):
-            argument = _group(text, use.end(), "{", "}")
+            argument = balanced_group(text, use.end(), "{", "}")
             if argument is not None:
                 text = _blank(text, use.end(), argument[1])
     return text
@@ -239,11 +239,11 @@ def wrapper_uses(text: str, wrappers: dict[str, CiteWrapper]) -> Iterator[CiteCo
                 continue
             arguments, position = [], use.end()
             if wrapper.optional_default is not None:
-                optional = _group(text, position, "[", "]")
+                optional = balanced_group(text, position, "[", "]")
                 arguments.append(optional[0] if optional else wrapper.optional_default)
                 position = optional[1] if optional else position
             while len(arguments) < wrapper.arguments:
-                group = _group(text, position, "{", "}")
+                group = balanced_group(text, position, "{", "}")
                 if group is None:
                     break
                 arguments.append(group[0])
@@ -263,7 +263,7 @@ def wrapper_uses(text: str, wrappers: dict[str, CiteWrapper]) -> Iterator[CiteCo
                 )
 
 
-def _group(text: str, start: int, opening: str, closing: str) -> tuple[str, int] | None:
+def balanced_group(text: str, start: int, opening: str, closing: str) -> tuple[str, int] | None:
     """The balanced group opening at `start` (after white space): its content and end index.
     Escaped characters are skipped; braces inside `[...]` or `(...)` are kept whole."""
     index = start
@@ -284,7 +284,7 @@ def _group(text: str, start: int, opening: str, closing: str) -> tuple[str, int]
             if depth == 0:
                 return text[index + 1 : position], position + 1
         elif char == "{" and opening != "{":
-            inner = _group(text, position, "{", "}")
+            inner = balanced_group(text, position, "{", "}")
             if inner is None:
                 return None
             position = inner[1]
@@ -314,7 +314,7 @@ def _notes(optional: list[str]) -> tuple[str, str]:
 def _optionals(text: str, position: int, limit: int) -> tuple[list[str], int]:
     found: list[str] = []
     while len(found) < limit:
-        group = _group(text, position, "[", "]")
+        group = balanced_group(text, position, "[", "]")
         if group is None:
             break
         found.append(group[0])
@@ -334,14 +334,14 @@ def find_cite_commands(text: str) -> Iterator[CiteCommand]:
         multi = base in _MULTI
         if multi:
             for _ in range(2):  # global (prenote)(postnote)
-                group = _group(text, position, "(", ")")
+                group = balanced_group(text, position, "(", ")")
                 if group is None:
                     break
                 position = group[1]
         # A multicite takes [pre][post]{keys} groups until one is missing; others take one.
         while True:
             optional, after = _optionals(text, position, 2)
-            group = _group(text, after, "{", "}")
+            group = balanced_group(text, after, "{", "}")
             if group is None:
                 break
             pre, post = _notes(optional)
@@ -413,7 +413,7 @@ def _escaped_addresses(latex: str) -> str:
     comment and lose the rest of the line, the citation with it."""
     pieces, cursor = [], 0
     for match in _LINK_COMMAND.finditer(latex):
-        group = _group(latex, match.end(), "{", "}")
+        group = balanced_group(latex, match.end(), "{", "}")
         if group is None or match.start() < cursor:
             continue
         address, end = group
@@ -522,14 +522,14 @@ def _include_target(text: str, match: re.Match[str]) -> tuple[str, int] | None:
     command = match.group(1)
     position = match.end()
     if command in ("import", "subimport", "includefrom", "subincludefrom"):
-        first = _group(text, position, "{", "}")
+        first = balanced_group(text, position, "{", "}")
         if first is None:
             return None
-        second = _group(text, first[1], "{", "}")
+        second = balanced_group(text, first[1], "{", "}")
         if second is None:
             return None
         return first[0].strip().rstrip("/") + "/" + second[0].strip(), second[1]
-    group = _group(text, position, "{", "}")
+    group = balanced_group(text, position, "{", "}")
     if group is None:
         bare = re.match(r"\s+([^\s{}\\]+)", text[position:])  # \input file (TeX primitive form)
         return (bare.group(1), position + bare.end()) if bare else None
@@ -641,7 +641,7 @@ class _Reader:
     @staticmethod
     def _footnote_end(text: str, position: int) -> int:
         _, after = _optionals(text, position, 1)
-        group = _group(text, after, "{", "}")
+        group = balanced_group(text, after, "{", "}")
         return group[1] if group else position
 
     def _follow(self, text: str, match: re.Match[str], current: Path) -> None:

@@ -4,11 +4,13 @@ write what the report would suggest (the writer applies them; citecheck never do
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from pathlib import Path
 
 from lsprotocol import types
 
+from citecore.extract.latex import balanced_group
 from citecore.lsp.analysis import Analysis, semicolon_separated
 from citecore.lsp.scan import CitedKey, Span
 from citecore.model import (
@@ -187,30 +189,20 @@ def hover_text(analysis: Analysis, line: int, character: int) -> tuple[str, Span
 
 def entry_lines(text: str, start_line: int) -> tuple[int, int]:
     """(first, last) 0-based lines of the BibTeX entry that starts on `start_line` (1-based):
-    to the delimiter that closes the one after `@type` — braces inside values counted, and a
-    parenthesis in a braced entry's title ("Part 1)") is only text."""
-    lines = text.splitlines()
-    first = max(start_line - 1, 0)
-    opening = closing = ""
-    depth = 0  # braces, or parentheses outside braces for an @type( … ) entry
-    braces = 0
-    for index in range(first, len(lines)):
-        for char in lines[index]:
-            if not opening:
-                if char in "{(":
-                    opening, closing, depth = char, "})"["{(".index(char)], 1
-                continue
-            if opening == "(":
-                braces += {"{": 1, "}": -1}.get(char, 0)
-                if braces:
-                    continue
-            if char == opening:
-                depth += 1
-            elif char == closing:
-                depth -= 1
-                if depth == 0:
-                    return first, index
-    return first, len(lines) - 1
+    to the delimiter that closes the one after `@type` (LaTeX's balanced-group reading: braces
+    inside values counted, a ')' in a braced entry's title only text); to the end of the file
+    when it never closes."""
+    lines = text.splitlines(keepends=True)
+    first = min(max(start_line - 1, 0), max(len(lines) - 1, 0))
+    offset = sum(len(line) for line in lines[:first])
+    opening = re.search(r"[{(]", text[offset:])
+    group = None
+    if opening is not None:
+        start = offset + opening.start()
+        group = balanced_group(text, start, opening.group(), "})"["{(".index(opening.group())])
+    if group is None:
+        return first, max(len(lines) - 1, 0)
+    return first, text.count("\n", 0, group[1] - 1)
 
 
 def _entry_edit(
