@@ -77,14 +77,22 @@ def registries() -> Iterator[RegistryEmulator]:
     ),
 )
 async def client(lsp_client: LanguageClient, project: Path) -> AsyncIterator[None]:
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="paper")],
-        )
-    )
+    await _initialize(lsp_client, project, "visual-studio-code")
     yield
     await lsp_client.shutdown_session()
+
+
+async def _initialize(
+    lsp_client: LanguageClient, project: Path, editor: str, options: object = None
+) -> None:
+    """Start a session as `editor` would, with the project as its workspace folder."""
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities(editor),
+            workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="paper")],
+            initialization_options=options,
+        )
+    )
 
 
 def _open(client: LanguageClient, path: Path, language: str = "markdown") -> str:
@@ -293,13 +301,7 @@ async def test_quick_edits_end_on_the_last_texts_diagnostics_and_close_clears_th
     ),
 )
 async def offline_client(lsp_client: LanguageClient, project: Path) -> AsyncIterator[None]:
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("neovim"),
-            workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="paper")],
-            initialization_options={"offline": True},
-        )
-    )
+    await _initialize(lsp_client, project, "neovim", {"offline": True})
     yield
     await lsp_client.shutdown_session()
 

@@ -113,9 +113,17 @@ def _latex_project(main: Path) -> _LatexProject:
     return project
 
 
+# A chapter's main file, found once per saved state of the chapter: finding it may read every
+# main file of the workspace, which must not happen on each keystroke.
+_MAINS: dict[tuple[Path, int], Path] = {}
+
+
 def _latex_main(path: Path, workspace: Path) -> Path:
-    mains = main_files_for(path, workspace)
-    return mains[0] if mains else path
+    known = (path, _mtime(path))
+    if known not in _MAINS:
+        mains = main_files_for(path, workspace)
+        _MAINS[known] = mains[0] if mains else path
+    return _MAINS[known]
 
 
 def _bibliography_paths(path: Path, text: str, options: Options, workspace: Path) -> list[Path]:
