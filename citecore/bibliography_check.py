@@ -8,11 +8,7 @@ from pathlib import Path
 
 from citecore.bib.loader import load_bibliographies
 from citecore.bib.names import parse_bibtex_names
-from citecore.extract.reflist import (
-    reference_section,
-    references_from_pdf,
-    references_from_text,
-)
+from citecore.extract.reflist import references_from_list_file, references_from_pdf
 from citecore.findings import reference_findings, verdict_findings
 from citecore.identifiers import arxiv_from_doi, normalize_doi
 from citecore.model import (
@@ -105,9 +101,7 @@ _LIST_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
 def _listed_references(path: Path) -> list[Reference]:
     if path.suffix.lower() == ".pdf":
         return references_from_pdf(path)
-    text = path.read_text(encoding="utf-8", errors="replace")
-    section, offset = reference_section(text)
-    return references_from_text(section, str(path), offset)
+    return references_from_list_file(path.read_text(encoding="utf-8", errors="replace"), str(path))
 
 
 def load_inputs(paths: Sequence[Path]) -> Bibliography:

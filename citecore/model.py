@@ -261,6 +261,8 @@ class Reference:
     isbn: str = ""
     url: str = ""
     files: tuple[str, ...] = ()
+    # The entry as printed, for a reference read from a PDF or a plain-text list.
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True)

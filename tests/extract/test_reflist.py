@@ -25,9 +25,9 @@ def test_numbered_list_fields() -> None:
         for r in refs
     ]
     assert summary == [
-        ("ref1", 3, "Attention is all you need", "Vaswani", 2017, "", "1706.03762"),
-        ("ref2", 5, "Deep learning", "LeCun", 2015, "10.1038/nature14539", ""),
-        ("ref3", 7, "A quoted title of some length here", "Smith", 2019, "", ""),
+        ("ref1-vaswani2017", 3, "Attention is all you need", "Vaswani", 2017, "", "1706.03762"),
+        ("ref2-lecun2015", 5, "Deep learning", "LeCun", 2015, "10.1038/nature14539", ""),
+        ("ref3-smith2019", 7, "A quoted title of some length here", "Smith", 2019, "", ""),
     ]
 
 

@@ -1,0 +1,200 @@
+"""A PDF's text as lines in reading order, with the layout that carries a reference list's
+structure: where each line starts, its font size and weight, its page and column.
+
+pymupdf gives spans with positions; a printed line is the spans that share a baseline within one
+column (a reference's "[12]" label and its text are separate boxes on the same baseline). Two
+columns are read left then right. Running heads and feet (text repeated at the same height on
+several pages), page numbers and line numbers in the margin are dropped: they would otherwise
+land in the middle of an entry that runs across a page or column break.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from citecore.errors import InputError
+
+
+@dataclass(frozen=True, slots=True)
+class PdfLine:
+    """One printed line: its text, page (1-based), column (0 left, 1 right), left and right
+    edges, top and bottom, font size and whether most of it is bold."""
+
+    text: str
+    page: int
+    column: int
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float
+    bold: bool
+
+
+@dataclass(slots=True)
+class _Span:
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float
+    bold: bool
+
+
+def _spans(page_dict: dict[str, Any]) -> list[_Span]:
+    spans = []
+    for block in page_dict.get("blocks", []):
+        for line in block.get("lines", []):
+            if line.get("dir", (1, 0))[1] != 0:  # rotated text: margins, arXiv stamps
+                continue
+            for span in line.get("spans", []):
+                text = unicodedata.normalize("NFKC", span.get("text", ""))
+                if not text.strip():
+                    continue
+                x0, top, x1, bottom = span["bbox"]
+                bold = bool(span.get("flags", 0) & 16) or "bold" in span.get("font", "").lower()
+                spans.append(_Span(text, x0, x1, top, bottom, span.get("size", 0.0), bold))
+    return spans
+
+
+def _column_split(spans: Sequence[_Span], width: float) -> float | None:
+    """The middle of the gutter between two columns, when the page has them: a vertical band
+    of 8 pt in the middle third that (almost) no text crosses, with text on both sides. On a
+    one-column page every such band is crossed by nearly every line."""
+    if len(spans) < 10:
+        return None
+    best, fewest = None, len(spans)
+    for step in range(int(width * 0.35), int(width * 0.65), 2):
+        crossing = sum(1 for s in spans if s.x0 < step + 4 and s.x1 > step - 4)
+        if crossing < fewest:
+            best, fewest = float(step), crossing
+    if best is None or fewest > max(1, 0.03 * len(spans)):
+        return None
+    left = sum(1 for s in spans if s.x1 <= best)
+    right = sum(1 for s in spans if s.x0 >= best)
+    return best if left >= 5 and right >= 5 else None
+
+
+def _rows(spans: list[_Span]) -> list[list[_Span]]:
+    """Spans grouped by baseline: a span joins a row when its vertical middle lies within the
+    row's first span."""
+    rows: list[list[_Span]] = []
+    for span in sorted(spans, key=lambda s: (s.bottom, s.x0)):
+        middle = (span.top + span.bottom) / 2
+        for row in reversed(rows[-3:]):
+            head = max(row, key=lambda s: s.size)
+            if head.top <= middle <= head.bottom and span.size <= head.size * 1.5:
+                row.append(span)
+                break
+        else:
+            rows.append([span])
+    return rows
+
+
+def _line(row: list[_Span], page: int, column: int) -> PdfLine:
+    row.sort(key=lambda s: s.x0)
+    parts: list[str] = []
+    previous: _Span | None = None
+    for span in row:
+        # A gap wider than a fifth of the font size is a space the PDF did not write.
+        gap = previous is not None and span.x0 - previous.x1 > span.size * 0.2
+        if gap and not parts[-1].endswith(" ") and not span.text.startswith(" "):
+            parts.append(" ")
+        parts.append(span.text)
+        previous = span
+    body = max(row, key=lambda s: len(s.text.strip()))
+    bold_chars = sum(len(s.text.strip()) for s in row if s.bold)
+    return PdfLine(
+        text=" ".join("".join(parts).split()),
+        page=page,
+        column=column,
+        x0=min(s.x0 for s in row),
+        x1=max(s.x1 for s in row),
+        top=min(s.top for s in row),
+        bottom=max(s.bottom for s in row),
+        size=round(body.size, 1),
+        bold=bold_chars * 2 > sum(len(s.text.strip()) for s in row),
+    )
+
+
+def _page_lines(page_dict: dict[str, Any], page: int) -> list[PdfLine]:
+    spans = _spans(page_dict)
+    split = _column_split(spans, float(page_dict.get("width", 612.0)))
+    columns: list[list[_Span]] = [spans, []]
+    if split is not None:
+        columns = [
+            [s for s in spans if (s.x0 + s.x1) / 2 < split],
+            [s for s in spans if (s.x0 + s.x1) / 2 >= split],
+        ]
+    lines = []
+    for column, members in enumerate(columns):
+        lines += [_line(row, page, column) for row in _rows(members)]
+    return lines
+
+
+_DIGITS = re.compile(r"\d+")
+_MARGIN_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6}|page \d+( of \d+)?)$", re.IGNORECASE)
+
+
+def _running_text(lines: Sequence[PdfLine], heights: dict[int, float]) -> set[tuple[int, str]]:
+    """(rounded top, text with digits masked) of lines repeated at the same height on at least
+    three pages, or on half the pages of a shorter document, in the top or bottom tenth."""
+    seen: Counter[tuple[int, str]] = Counter()
+    for line in lines:
+        height = heights[line.page]
+        if line.top < height * 0.1 or line.bottom > height * 0.9:
+            seen[(round(line.top), _DIGITS.sub("#", line.text))] += 1
+    pages = len(heights)
+    return {key for key, count in seen.items() if count >= min(3, max(2, pages // 2))}
+
+
+def _margin_number(line: PdfLine, width: float, height: float) -> bool:
+    """A page number, or a line number in the margin of a review copy."""
+    if not _MARGIN_NUMBER.match(line.text):
+        return False
+    in_margin = line.x1 < width * 0.12 or line.x0 > width * 0.88
+    return in_margin or line.top < height * 0.1 or line.bottom > height * 0.9
+
+
+def without_page_furniture(
+    lines: Iterable[PdfLine], sizes: dict[int, tuple[float, float]]
+) -> list[PdfLine]:
+    """`lines` less running heads and feet, page numbers and margin line numbers; `sizes` maps
+    each page to its width and height."""
+    kept = list(lines)
+    running = _running_text(kept, {page: size[1] for page, size in sizes.items()})
+    return [
+        line
+        for line in kept
+        if (round(line.top), _DIGITS.sub("#", line.text)) not in running
+        and not _margin_number(line, *sizes[line.page])
+    ]
+
+
+def pdf_lines(path: Path) -> list[PdfLine]:
+    """Every printed line of the PDF at `path` in reading order, page furniture removed.
+    Raises InputError (naming the file) when the file cannot be read as a PDF."""
+    try:
+        import pymupdf  # ~600 ms to import: only PDF reading needs it
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise InputError("reading PDFs needs pymupdf (pip install pymupdf)") from exc
+    lines: list[PdfLine] = []
+    sizes: dict[int, tuple[float, float]] = {}
+    try:
+        with pymupdf.open(path) as document:
+            if document.needs_pass:
+                raise InputError(f"{path}: the PDF is encrypted; no text could be read from it")
+            for number, page in enumerate(document, 1):
+                page_dict = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)
+                sizes[number] = (page.rect.width, page.rect.height)
+                lines += _page_lines(page_dict, number)
+    except (RuntimeError, ValueError) as exc:  # pymupdf's FileDataError is a RuntimeError
+        raise InputError(f"{path}: cannot read this PDF: {exc}") from exc
+    return without_page_furniture(lines, sizes)

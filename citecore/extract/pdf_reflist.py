@@ -1,0 +1,136 @@
+"""The entries of a PDF's reference list, found from the page layout.
+
+The list is what follows the last References/Bibliography heading, up to the next heading
+(an appendix, supplementary material, biographies), told by a larger or bold short line. Entry
+boundaries come, in this order, from consecutive numbers at line starts (`[12]`, `12.`, `(12)`),
+from the indentation (hanging: an entry's first line sits at the column's left edge and its
+continuations further right), from extra space between entries, and from a period ending a line
+followed by a line that opens like a name list. Lines are then joined: a word hyphenated at a
+line end is mended, a URL or DOI broken across lines is put back together.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citecore.extract.pdf_lines import PdfLine
+from citecore.extract.reflist_text import HEADING, NUMBERED, has_marker, join_lines, numbered_starts
+
+
+@dataclass(frozen=True, slots=True)
+class PdfEntry:
+    """One entry of a PDF reference list: its text on one line and the page it starts on."""
+
+    text: str
+    page: int
+
+
+_END_HEADING = re.compile(
+    r"^(?:[A-Z](?:\.\d+)*\.?\s+)?(?:appendix|appendices|supplementary|supplemental|supporting "
+    r"information|author biograph|biograph|about the authors?|checklist|acknowledg)",
+    re.IGNORECASE,
+)
+
+
+def _section(lines: Sequence[PdfLine]) -> list[PdfLine]:
+    """The lines of the last reference section (empty when no heading names one)."""
+    headings = [i for i, line in enumerate(lines) if HEADING.fullmatch(line.text)]
+    if not headings:
+        return []
+    body = list(lines[headings[-1] + 1 :])
+    if not body:
+        return []
+    size = statistics.median(line.size for line in body)
+    for index, line in enumerate(body):
+        short = len(line.text.split()) <= 8
+        larger = line.size > size + 0.9
+        if short and (larger or (line.bold and _END_HEADING.match(line.text))):
+            return body[:index]
+    return body
+
+
+def _margins(lines: Sequence[PdfLine]) -> dict[tuple[int, int], float]:
+    """The left edge of the list on each page and column."""
+    margins: dict[tuple[int, int], float] = {}
+    for line in lines:
+        key = (line.page, line.column)
+        margins[key] = min(margins.get(key, line.x0), line.x0)
+    return margins
+
+
+def _indent_starts(lines: Sequence[PdfLine]) -> list[int]:
+    """Entry starts from indentation, when the list is set with hanging indents (or, rarely,
+    first-line indents); empty when every line starts at the same place."""
+    margins = _margins(lines)
+    offsets = [line.x0 - margins[(line.page, line.column)] for line in lines]
+    flush = [offset < 2.5 for offset in offsets]
+    indented = [offset > 4.0 for offset in offsets]
+    if not any(indented) or not any(flush):
+        return []
+    if flush[0]:
+        return [i for i, is_flush in enumerate(flush) if is_flush]
+    return [i for i, is_indented in enumerate(indented) if is_indented]
+
+
+def _gap_starts(lines: Sequence[PdfLine]) -> list[int]:
+    """Entry starts from extra vertical space between lines of the same page and column."""
+    gaps = [
+        (i, lines[i].top - lines[i - 1].bottom)
+        for i in range(1, len(lines))
+        if (lines[i].page, lines[i].column) == (lines[i - 1].page, lines[i - 1].column)
+    ]
+    if len(gaps) < 2:
+        return []
+    usual = statistics.median(gap for _, gap in gaps)
+    wide = [i for i, gap in gaps if gap > usual + max(1.5, 0.25 * lines[i].size)]
+    if not wide or len(wide) * 2 > len(gaps):  # half the gaps wide: spacing says nothing
+        return []
+    return [0, *wide]
+
+
+_NAME_OPENING = re.compile(
+    r"^(?:[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z]+)"  # Family, G. / Given
+    r"|[A-Z]\.(?:\s?[A-Z]\.)*\s[A-Z][\w'’\-]+"  # G. G. Family
+    r"|[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.\s])"  # Family GG
+)
+
+
+def _sentence_starts(lines: Sequence[PdfLine]) -> list[int]:
+    """Entry starts where a line ends a sentence and the next opens like a list of names: the
+    last resort for lists set flush, unnumbered and without spacing."""
+    return [0] + [
+        i
+        for i in range(1, len(lines))
+        if re.search(r"[.)]$", lines[i - 1].text) and _NAME_OPENING.match(lines[i].text)
+    ]
+
+
+def _entry_starts(lines: Sequence[PdfLine]) -> list[int]:
+    texts = [line.text for line in lines]
+    numbered = numbered_starts(texts)
+    if len(numbered) >= 2 and len(numbered) * 6 >= len(lines) / 2:
+        return numbered
+    for finder in (_indent_starts, _gap_starts):
+        starts = finder(lines)
+        if len(starts) >= 2:
+            return starts
+    return _sentence_starts(lines)
+
+
+def pdf_entries(lines: Sequence[PdfLine]) -> list[PdfEntry]:
+    """The entries of the last reference list in `lines` (a PDF's lines in reading order); an
+    empty list when the PDF has no reference heading."""
+    section = _section(lines)
+    if not section:
+        return []
+    starts = _entry_starts(section)
+    entries = []
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(section)
+        text = NUMBERED.sub("", join_lines([line.text for line in section[start:end]]))
+        if has_marker(text):
+            entries.append(PdfEntry(" ".join(text.split()), section[start].page))
+    return entries

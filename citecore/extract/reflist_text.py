@@ -1,0 +1,118 @@
+"""Plain-text reference lists split into entries (DESIGN.md): numbered (`[1]`, `1.`, `1)`,
+`(1)`), bulleted, or paragraph-separated; a candidate counts as a reference only when it
+carries a year, a DOI or an arXiv id. Also what finds a list's start in any text: the last
+References/Bibliography heading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citecore.extract.refparse import DOI, YEAR
+from citecore.identifiers import arxiv_in_text
+
+NUMBERED = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")
+_BULLETED = re.compile(r"^\s*[-*•·]\s+")
+HEADING = re.compile(
+    r"^\s*(?:#+\s*)?(?:\d+\.?\s*)?(references|bibliography|literature cited|works cited|"
+    r"literatur|literaturverzeichnis|références|bibliographie)\s*:?\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ListedReference:
+    """One entry of a reference list: its text and the line it starts on."""
+
+    text: str
+    line: int
+
+
+def has_marker(text: str) -> bool:
+    """Whether `text` carries what every reference has: a year, a DOI or an arXiv id."""
+    return bool(YEAR.search(text) or DOI.search(text) or arxiv_in_text(text))
+
+
+def numbered_starts(lines: Sequence[str]) -> list[int]:
+    """The lines that open numbered entries: one marker style, numbers counting up by one from
+    the entry numbered 1 (or the first marker). A wrapped line that happens to begin with
+    "2019." or "12)" is not the entry that number would be."""
+    markers = [(i, NUMBERED.match(line)) for i, line in enumerate(lines)]
+    found = [(i, m) for i, m in markers if m]
+    if not found:
+        return []
+    numbers = [
+        (i, int(re.sub(r"\D", "", m.group(0))), re.sub(r"[\d\s]", "", m.group(0))) for i, m in found
+    ]
+    first = next((n for n in numbers if n[1] == 1), numbers[0])
+    starts, expected, style = [], first[1], first[2]
+    for index, number, kind in numbers[numbers.index(first) :]:
+        if number == expected and kind == style:
+            starts.append(index)
+            expected += 1
+    return starts
+
+
+_URL_TAIL = re.compile(r"(?:https?://|www\.|doi:|\b10\.\d{4,9}/)\S*$", re.IGNORECASE)
+
+
+def join_lines(texts: Sequence[str]) -> str:
+    """The lines of one entry as one line: a word broken by a hyphen at a line end is mended
+    (when it goes on in lower case), a URL or DOI broken across lines is put back together."""
+    joined = ""
+    for text in texts:
+        text = text.strip()
+        if not joined:
+            joined = text
+            continue
+        url = _URL_TAIL.search(joined)
+        if url and not (url.group(0)[-1] in ".," and text[:1].isupper()) and " " not in text[:1]:
+            joined += text  # URLs break anywhere, without a hyphen of their own
+        elif re.search(r"[a-z]-$", joined) and text[:1].islower():
+            joined = joined[:-1] + text
+        else:
+            joined += " " + text
+    return joined
+
+
+def split_references(text: str) -> list[ListedReference]:
+    """The entries of a reference list, each joined onto one line."""
+    lines = text.splitlines()
+    starts = numbered_starts(lines)
+    if len(starts) < 2:
+        starts = [i for i, line in enumerate(lines) if _BULLETED.match(line)]
+    blocks: list[tuple[int, list[str]]] = []
+    if len(starts) >= 2:
+        for index, start in enumerate(starts):
+            end = starts[index + 1] if index + 1 < len(starts) else len(lines)
+            body = [lines[start]] + [line for line in lines[start + 1 : end] if line.strip()]
+            blocks.append((start, body))
+    else:
+        current: list[str] = []
+        first = 0
+        for index, line in enumerate([*lines, ""]):
+            if line.strip():
+                if not current:
+                    first = index
+                current.append(line)
+            elif current:
+                blocks.append((first, current))
+                current = []
+    entries = []
+    for start, body in blocks:
+        joined = _BULLETED.sub("", NUMBERED.sub("", join_lines(body)))
+        if has_marker(joined):
+            entries.append(ListedReference(" ".join(joined.split()), start + 1))
+    return entries
+
+
+def reference_section(text: str) -> tuple[str, int]:
+    """The text after the last References/Bibliography heading, and the line it starts on;
+    the whole text when there is no such heading."""
+    headings = list(HEADING.finditer(text))
+    if not headings:
+        return text, 0
+    start = headings[-1].end()
+    return text[start:], text.count("\n", 0, start)

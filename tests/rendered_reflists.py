@@ -1,0 +1,232 @@
+"""An oracle for reading reference lists out of PDFs: a corpus paper rendered by pandoc and
+citeproc in a CSL style, with the bibliography it rendered as the ground truth.
+
+`render(paper, style, folder)` writes the PDF (figures replaced by a word, since the corpus keeps
+no image files); `expected_references(paper)` lists, in the order citeproc printed them, the
+title, first author and year of each entry, read from pandoc's own CSL JSON of the .bib file.
+`score(expected, found)` pairs them one to one and counts what was read exactly. The bench
+(bench/reflist_styles.py) runs every paper in every style; the tests run a few.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from citecore.model import Reference
+from citecore.pandoc.reader import pandoc_path
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+@dataclass(frozen=True)
+class Style:
+    """A rendering: a CSL style, optionally on two-column pages."""
+
+    name: str
+    csl: str
+    two_column: bool = False
+
+
+STYLES = (
+    Style("apa", "apa.csl"),
+    Style("chicago", "chicago-author-date.csl"),
+    Style("harvard", "harvard-cite-them-right.csl"),
+    Style("elsevier-harvard", "elsevier-harvard.csl"),
+    Style("ieee", "ieee.csl"),
+    Style("vancouver", "nlm-citation-sequence.csl"),
+    Style("plos", "plos.csl"),
+    Style("acs", "american-chemical-society.csl"),
+    Style("nature", "nature.csl"),
+    Style("ieee-2col", "ieee.csl", two_column=True),
+    Style("apa-2col", "apa.csl", two_column=True),
+)
+
+_NO_IMAGES = "function Image(el) return pandoc.Str('[figure]') end\n"
+
+
+@dataclass(frozen=True)
+class Expected:
+    """One entry of the rendered bibliography, as its .bib file states it."""
+
+    key: str
+    title: str
+    first_author: str
+    year: int | None
+
+
+def _document(paper: Path) -> Path:
+    return next(p for p in sorted(paper.iterdir()) if p.suffix in {".md", ".qmd", ".Rmd"})
+
+
+def _pandoc(*args: str, cwd: Path) -> str:
+    run = subprocess.run(
+        [pandoc_path(), *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
+    if run.returncode != 0:
+        raise RuntimeError(f"pandoc {' '.join(args)}: {run.stderr.strip()[-400:]}")
+    return run.stdout
+
+
+def render(paper: Path, style: Style, folder: Path) -> Path:
+    """The PDF of `paper` in `style`, rendered once per paper, style and pandoc input (cached
+    by their digest in `folder`)."""
+    document = _document(paper)
+    lua = folder / "no-images.lua"
+    args = [
+        document.name,
+        "--from=markdown-raw_tex",  # R Markdown and Quarto text has "\\n" in prose
+        "--citeproc",
+        "--bibliography=paper.bib",
+        f"--csl={SHARED / 'csl' / style.csl}",
+        # The papers' own LaTeX classes and preambles (apa6, JOSS) are not what is measured.
+        "-M",
+        "documentclass=article",
+        "-M",
+        "header-includes=",
+        f"--lua-filter={lua}",
+        "--pdf-engine=xelatex",
+        "-V",
+        "geometry:margin=2.5cm",
+    ]
+    if style.two_column:
+        args += ["-V", "classoption=twocolumn", "-V", "geometry:margin=1.8cm"]
+    digest = hashlib.sha256(
+        document.read_bytes()
+        + (paper / "paper.bib").read_bytes()
+        + "\0".join([*args, _NO_IMAGES]).encode()
+    ).hexdigest()[:12]
+    pdf = folder / f"{paper.name}-{style.name}-{digest}.pdf"
+    if pdf.exists():
+        return pdf
+    folder.mkdir(parents=True, exist_ok=True)
+    lua.write_text(_NO_IMAGES, encoding="utf-8")
+    _pandoc(*args, "-o", str(pdf), cwd=paper)
+    return pdf
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"<[^>]+>", "", text)
+
+
+def _year(item: dict[str, Any]) -> int | None:
+    issued = item.get("issued") or {}
+    parts = issued.get("date-parts") or [[]]
+    if parts and parts[0] and str(parts[0][0]).lstrip("-").isdigit():
+        return int(parts[0][0])
+    literal = re.search(r"\d{4}", str(issued.get("literal", "")))
+    return int(literal.group(0)) if literal else None
+
+
+def _first_author(item: dict[str, Any]) -> str:
+    names = item.get("author") or item.get("editor") or []
+    if not names:
+        return ""
+    first = names[0]
+    return _plain(str(first.get("family") or first.get("literal") or ""))
+
+
+def expected_references(paper: Path) -> list[Expected]:
+    """The entries citeproc prints in `paper`'s bibliography, in printed order (the order of the
+    default style; callers that care about order compare as sets)."""
+    document = _document(paper)
+    ast = json.loads(
+        _pandoc(
+            document.name,
+            "--from=markdown",
+            "--citeproc",
+            "--bibliography=paper.bib",
+            f"--csl={SHARED / 'csl' / 'apa.csl'}",
+            "-t",
+            "json",
+            cwd=paper,
+        )
+    )
+    keys = re.findall(r'"ref-([^"]+)"', json.dumps(ast))
+    items = {
+        item["id"]: item for item in json.loads(_pandoc("paper.bib", "-t", "csljson", cwd=paper))
+    }
+    return [
+        Expected(
+            key,
+            _plain(str(items[key].get("title", ""))),
+            _first_author(items[key]),
+            _year(items[key]),
+        )
+        for key in keys
+        if key in items
+    ]
+
+
+def normalized(text: str) -> str:
+    """Words only, case-folded, accents dropped: what "the same title" means across styles that
+    change case, quote marks and punctuation."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(re.findall(r"\w+", stripped.casefold()))
+
+
+@dataclass
+class Score:
+    """How a reading of one rendered list compares with its bibliography."""
+
+    expected: int = 0
+    found: int = 0
+    extra: int = 0
+    title: int = 0
+    author: int = 0
+    year: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, other: Score) -> None:
+        """Add another list's counts to these."""
+        self.expected += other.expected
+        self.found += other.found
+        self.extra += other.extra
+        self.title += other.title
+        self.author += other.author
+        self.year += other.year
+        self.misses += other.misses
+
+
+def score(expected: Sequence[Expected], found: Sequence[Reference]) -> Score:
+    """Pair each expected entry with the unpaired found reference whose printed text holds its
+    title best, and count the fields read exactly."""
+    result = Score(expected=len(expected))
+    unpaired = list(found)
+    for entry in expected:
+        target = normalized(entry.title)
+        best, best_score = None, 0.0
+        for candidate in unpaired:
+            similarity = fuzz.partial_ratio(target, normalized(candidate.text))
+            if similarity > best_score:
+                best, best_score = candidate, similarity
+        if best is None or best_score < 90:
+            result.misses.append(f"missing: {entry.key} {entry.title[:60]!r}")
+            continue
+        unpaired.remove(best)
+        result.found += 1
+        if normalized(best.title) == target:
+            result.title += 1
+        else:
+            result.misses.append(f"title {entry.key}: {best.title!r} ≠ {entry.title!r}")
+        family = best.authors[0].family if best.authors else ""
+        if normalized(family) == normalized(entry.first_author):
+            result.author += 1
+        else:
+            result.misses.append(f"author {entry.key}: {family!r} ≠ {entry.first_author!r}")
+        if best.year == entry.year:
+            result.year += 1
+        else:
+            result.misses.append(f"year {entry.key}: {best.year} ≠ {entry.year}")
+    result.extra = len(unpaired)
+    return result
