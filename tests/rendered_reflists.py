@@ -132,7 +132,8 @@ def _first_author(item: dict[str, Any]) -> str:
     if not names:
         return ""
     first = names[0]
-    return _plain(str(first.get("family") or first.get("literal") or ""))
+    family = str(first.get("family") or first.get("literal") or "")
+    return _plain(f"{first.get('non-dropping-particle', '')} {family}".strip())
 
 
 def expected_references(paper: Path) -> list[Expected]:
@@ -219,7 +220,7 @@ def score(expected: Sequence[Expected], found: Sequence[Reference]) -> Score:
             result.title += 1
         else:
             result.misses.append(f"title {entry.key}: {best.title!r} ≠ {entry.title!r}")
-        family = best.authors[0].family if best.authors else ""
+        family = best.authors[0].display().split(",")[0] if best.authors else ""
         if normalized(family) == normalized(entry.first_author):
             result.author += 1
         else:

@@ -55,7 +55,7 @@ def numbered_starts(lines: Sequence[str]) -> list[int]:
     return starts
 
 
-_URL_TAIL = re.compile(r"(?:https?://|www\.|doi:|\b10\.\d{4,9}/)\S*$", re.IGNORECASE)
+_URL_TAIL = re.compile(r"(?:https?:/{0,2}|www\.|doi:|\b10\.\d{4,9}/)\S*$", re.IGNORECASE)
 
 
 def join_lines(texts: Sequence[str]) -> str:

@@ -1,83 +1,211 @@
-"""One free-text reference read into fields, by conservative rules: identifiers and the year
-by pattern, the title from quotes, or from the sentence after the year (author–year styles), or
-from the second sentence (numbered styles). What cannot be read is left empty: verification then
-says `unverifiable` rather than guessing.
+"""One printed reference read into fields: authors, year, title, venue, DOI, arXiv id, URL.
+
+A reference is read the way a librarian reads an unfamiliar style: find the identifiers (they
+have fixed shapes), then the author list from how its first name is written — "Family, G. G."
+(APA, Nature, ACS), "Family GG" (Vancouver, PLOS), "G. G. Family" (IEEE), "Given Family" (ACL,
+NeurIPS) — and where that list ends; then the year, either right after the authors (author–year
+styles: "(2013).", ". 2013.", ", 2013.") or late in the entry (numbered styles); then the title:
+the quoted text, or the sentence after the authors and year. What cannot be read is left empty,
+never guessed: verification then says `unverifiable` rather than `mismatch`.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from citecore.identifiers import arxiv_in_text, normalize_doi
 from citecore.model import Person, Reference, SourceLocation
 
-# A year, not the start of an arXiv id ("1607.06450") or part of a longer number.
-YEAR = re.compile(r"(?<![\d./])(1[5-9]\d\d|20\d\d)[a-z]?(?![\d]|\.\d)")
+# A year, not the start of an arXiv id ("1607.06450"), part of a longer number or the end of a
+# page range ("1638–1649").
+YEAR = re.compile(r"(?<![\d./:–-])(1[5-9]\d\d|20\d\d)[a-z]?(?![\d–]|\.\d)")
 DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
-_QUOTED = re.compile(r"[“\"]([^”\"]{10,})[”\"]")
+_URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_QUOTED = re.compile(r"[“\"‘']([^”\"’]{6,}?)[”\"’](?=[\s,.;:]|$)")
+
+_LETTER = r"[^\W\d_]"
+_CAPITAL = r"[^\W\d_a-zß-ÿ]"  # a letter that is not ASCII or Latin-1 lower case
+_FAMILY = (
+    rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ter|ten|bin|al|el)\s+)*"
+    rf"{_CAPITAL}[\w'’\-]*(?:\s+(?:Jr\.?|Sr\.?|II|III|IV))?"
+)
+_INITIALS = rf"{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}\.)*"
+_SEPARATOR = r"(?:,?\s*(?:&|and)\s+|,\s*|;\s*)"
+_ET_AL = r"(?:,?\s*(?:et\s+al\.?|\.\.\.|…))"
+
+# Each author-list form: one name, as a pattern; a list is names joined by separators.
+_FORMS = {
+    "family_initials": rf"{_FAMILY},\s*{_INITIALS}",  # Andrews, M. / van der Walt, S.J.
+    "family_letters": rf"{_FAMILY}\s+[A-Z]{{1,4}}(?=[,.\s])",  # Andrews M / Walt SJ van der
+    "initials_family": rf"{_INITIALS}\s*{_FAMILY}",  # M. Andrews / S. J. van der Walt
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Authors:
+    """The author list at the start of an entry: where it ends and the first author."""
+
+    end: int
+    first: Person | None
+    complete: bool
+
+
+def _person(name: str, form: str) -> Person:
+    name = name.strip(" ,;")
+    if form == "family_initials":
+        family, given = (part.strip() for part in name.split(",", 1))
+    elif form == "family_letters":
+        family, given = name.rsplit(None, 1)
+    elif form == "initials_family":
+        match = re.match(rf"({_INITIALS})\s*(.*)$", name)
+        given, family = (match.group(1), match.group(2)) if match else ("", name)
+    else:  # "Given Family" or "Family, Given"
+        if "," in name:
+            family, given = (part.strip() for part in name.split(",", 1))
+        else:
+            words = name.split()
+            particles = [w for w in words[:-1] if w.islower()]
+            family = " ".join([*particles, words[-1]])
+            given = " ".join(w for w in words[:-1] if not w.islower())
+    particle_match = re.match(r"^((?:[a-z]+\s+)+)(.+)$", family)
+    if particle_match:
+        return Person(
+            family=particle_match.group(2), given=given, particle=particle_match.group(1).strip()
+        )
+    return Person(family=family, given=given)
+
+
+def _formal_list(text: str) -> _Authors | None:
+    """An author list written in one of the formal forms, when the entry opens with one."""
+    for form, name in _FORMS.items():
+        first = re.match(name, text)
+        if not first:
+            continue
+        listing = re.match(rf"{name}(?:{_SEPARATOR}{name})*(?:{_ET_AL})?", text)
+        assert listing is not None  # the first name alone already matched
+        end = listing.end()
+        # A list ends at a period, a comma before a quoted title or "(" of an author-year date.
+        rest = text[end:]
+        if form == "initials_family" and not re.match(r"\s*[,.:(“\"]", rest):
+            continue
+        complete = not re.search(_ET_AL, listing.group(0))
+        return _Authors(end, _person(first.group(0), form), complete)
+    return None
+
+
 # A sentence end: a period after a word of 2+ letters (not an initial), then space and a capital.
-_SENTENCE_END = re.compile(r"(?<=[^\s.]{2})[.?!]\s+(?=[A-Z\"“(])")
+_SENTENCE_END = re.compile(r"(?<=[^\s.]{2})[.?!](?=\s+[^\W\d_\"“(]|\s*$)|(?<=et al)\.")
 
 
-def _sentences(text: str) -> list[str]:
-    parts, start = [], 0
-    for match in _SENTENCE_END.finditer(text):
-        parts.append(text[start : match.start()].strip())
-        start = match.end()
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
+def _plain_list(text: str) -> _Authors | None:
+    """An author list of full names ("Given Family, Given Family, and Given Family.") or a
+    corporate author, ending at the first sentence end."""
+    end = _SENTENCE_END.search(text)
+    if not end or end.start() > 400:
+        return None
+    segment = text[: end.start()]
+    first = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", segment, maxsplit=1)[0].strip()
+    if not first or len(first.split()) > 6:
+        return None
+    if re.fullmatch(rf"{_FAMILY}", first) and "," in segment:  # Chicago: "Bekolay, Trevor, …"
+        first = segment.split(",")[0] + "," + segment.split(",")[1]
+    words = first.split()
+    complete = "et al" not in segment and "…" not in segment
+    return _Authors(end.end(), _person(first, "plain") if words else None, complete)
 
 
-def _first_author(authors: str) -> tuple[Person, ...]:
-    """The first author from an author segment, in any of the common orders: "Smith, J.,
-    Doe, A." / "J. Smith, A. Doe" / "Smith J, Doe A"."""
-    first = re.split(r";|\s+and\s+|\s+&\s+", authors.strip())[0].strip(" ,.")
-    pieces = [p.strip() for p in first.split(",") if p.strip()]
-    if not pieces:
-        return ()
-    words = pieces[0].split()
-    if len(words) >= 2 and re.fullmatch(r"[A-Z]{1,3}", words[-1]):  # "Smith J"
-        return (Person(family=" ".join(words[:-1]), given=words[-1]),)
-    if len(words) >= 2:  # "A. Vaswani" or "Ashish Vaswani"
-        return (Person(family=words[-1], given=" ".join(words[:-1])),)
-    given = pieces[1] if len(pieces) > 1 else ""  # "LeCun, Y."
-    return (Person(family=words[0], given=given),)
+_DATE_AFTER_AUTHORS = re.compile(
+    r"^[\s,.]*(?:\(\s*(?P<paren>(?:1[5-9]|20)\d\d)[a-z]?(?:,[^)]*)?\)|(?P<bare>(?:1[5-9]|20)\d\d)"
+    r"[a-z]?(?=[.,]))[.,]?\s*"
+)
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:vol|no|pp|ed|eds|edn|Proc|Conf|Int|Intl|J|Trans|Rev|Lett|Phys|Natl|Acad|Sci|"
+    r"Inc|Ltd|Co|Dept|Univ|St|vs|al|e\.g|i\.e|cf|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|"
+    r"Nov|Dec))$"
+)
+
+
+def _first_sentence(text: str) -> str:
+    """The text up to its first sentence end (a period after a word that is not an initial or a
+    common abbreviation; "?" and "!" are kept, they belong to the title)."""
+    for match in re.finditer(r"[.?!](?=\s|$)", text):
+        before = text[: match.start()]
+        if match.group(0) == "." and (_ABBREVIATION.search(before) or before.endswith(".")):
+            continue
+        return text[: match.end() if match.group(0) in "?!" else match.start()]
+    return text
+
+
+_TRAILERS = re.compile(
+    r"(?:\s*(?:\[[^\]]*\]|\((?:[^()]*\b(?:ed|edn|edition|version|vol|Version)\b[^()]*)\)))+$"
+)
+
+
+def _clean_title(title: str) -> str:
+    title = _TRAILERS.sub("", title.strip())
+    title = re.sub(r"\s+(?:In|in):?$", "", title)
+    return title.strip(" ,.;:")
+
+
+def _title_after(text: str) -> tuple[str, int]:
+    """The title at the start of `text` (quoted, or its first sentence) and where it ends."""
+    text_start = len(text) - len(text.lstrip(" ,.:"))
+    rest = text[text_start:]
+    quoted = _QUOTED.match(rest)
+    if quoted:
+        return _clean_title(quoted.group(1)), text_start + quoted.end()
+    sentence = _first_sentence(rest)
+    # Where a venue follows the title without a capital: "… normalization. arXiv preprint …".
+    sentence = re.split(r"\.\s+(?:arXiv|In\s|CoRR|Proc\.|Proceedings)", sentence)[0]
+    return _clean_title(sentence), text_start + len(sentence)
+
+
+def _late_year(text: str) -> int | None:
+    """The publication year of a numbered-style entry: the first year after the title, outside
+    URLs and identifiers."""
+    bare = _URL.sub(" ", DOI.sub(" ", text))
+    found = YEAR.search(bare)
+    return int(found.group(1)) if found else None
 
 
 def parse_reference_text(text: str, key: str, location: SourceLocation) -> Reference:
-    """A Reference from one free-text entry; fields it cannot find stay empty."""
+    """A Reference from one printed entry; fields it cannot read stay empty."""
     doi_match = DOI.search(text)
     doi = normalize_doi(doi_match.group(0)).rstrip(".,;)") if doi_match else ""
-    years = YEAR.findall(text)
-    year = int(years[-1]) if years else None  # numbered styles end with the year
-    title, authors_text = "", ""
-    quoted = _QUOTED.search(text)
-    author_year = re.match(r"^(.*?)\(\s*((?:1[5-9]|20)\d\d)[a-z]?\s*\)\.?\s*(.*)$", text)
-    if quoted:
-        title = quoted.group(1).strip(" ,.")
-        authors_text = text[: quoted.start()]
-    elif author_year:
-        authors_text = author_year.group(1)
-        rest = _sentences(author_year.group(3))
-        title = rest[0] if rest else ""
-        year = int(author_year.group(2))
+    url_match = _URL.search(text)
+    url = (
+        url_match.group(0).rstrip(".,;")
+        if url_match and "doi.org" not in url_match.group(0)
+        else ""
+    )
+    authors = _formal_list(text) or _plain_list(text)
+    after_authors = text[authors.end :] if authors else text
+    title, year = "", None
+    date = _DATE_AFTER_AUTHORS.match(after_authors)
+    if date:
+        year = int(date.group("paren") or date.group("bare"))
+        after_authors = after_authors[date.end() :]
+    quoted = _QUOTED.search(text) if not authors else None
+    if quoted:  # no author list read: a quoted title still says where the title is
+        title, title_end = _clean_title(quoted.group(1)), quoted.end()
+        after_title = text[title_end:]
     else:
-        parts = _sentences(text)
-        if len(parts) >= 2:
-            authors_text, title = parts[0], parts[1]
-    title = re.sub(r"\s*\[[^\]]*\]$", "", title)
-    # Where a venue follows the title without a capital: "… normalization. arXiv preprint …".
-    title = re.split(r"\.\s+(?:arXiv|In\s|CoRR|Proc\.|Proceedings)", title)[0].strip(" .")
+        title, title_end = _title_after(after_authors)
+        after_title = after_authors[title_end:]
+    if year is None:
+        year = _late_year(after_title) or _late_year(text)
     return Reference(
         key=key,
         entry_type="misc",
         location=location,
-        title=title if len(title.split()) >= 2 else "",
-        authors=_first_author(authors_text) if authors_text else (),
+        title=title if len(title.split()) >= 1 and len(title) >= 3 else "",
+        authors=(authors.first,) if authors and authors.first else (),
         authors_complete=False,  # only the first author is read from free text
         year=year,
         year_text=str(year) if year else "",
         doi=doi,
         arxiv_id=arxiv_in_text(text),
+        url=url,
         text=text,
     )
