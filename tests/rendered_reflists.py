@@ -169,11 +169,12 @@ def expected_references(paper: Path) -> list[Expected]:
 
 
 def normalized(text: str) -> str:
-    """Words only, case-folded, accents dropped: what "the same title" means across styles that
-    change case, quote marks and punctuation."""
+    """Letters and digits only, case-folded, accents dropped: what "the same title" means across
+    styles that change case, quote marks, dashes and punctuation (and a line-end hyphen that
+    may or may not have been a compound's)."""
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.findall(r"\w+", stripped.casefold()))
+    return "".join(re.findall(r"[^\W_]+", stripped.casefold()))
 
 
 @dataclass
@@ -208,7 +209,7 @@ def score(expected: Sequence[Expected], found: Sequence[Reference]) -> Score:
         target = normalized(entry.title)
         best, best_score = None, 0.0
         for candidate in unpaired:
-            similarity = fuzz.partial_ratio(target, normalized(candidate.text))
+            similarity = fuzz.partial_ratio(target, normalized(candidate.text)) if target else 0.0
             if similarity > best_score:
                 best, best_score = candidate, similarity
         if best is None or best_score < 90:

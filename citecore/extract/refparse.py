@@ -28,15 +28,19 @@ _LETTER = r"[^\W\d_]"
 _CAPITAL = r"[^\W\d_a-zß-ÿ]"  # a letter that is not ASCII or Latin-1 lower case
 _FAMILY = (
     rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ter|ten|bin|al|el)\s+)*"
-    rf"{_CAPITAL}[\w'’\-]*(?:\s+(?:Jr\.?|Sr\.?|II|III|IV))?"
+    rf"{_CAPITAL}[\w'’\-\u0300-\u036f]*(?:\s+(?:Jr\.?|Sr\.?|II|III|IV))?"
 )
 _INITIALS = rf"{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}\.)*"
-_SEPARATOR = r"(?:,?\s*(?:&|and)\s+|,\s*|;\s*)"
+_SEPARATOR = r"(?:,?\s*(?:&|and)\s+|,\s*(?:(?:\.\.\.|…)\s*)?|;\s*)"
 _ET_AL = r"(?:,?\s*(?:et\s+al\.?|\.\.\.|…))"
 
-# Each author-list form: one name, as a pattern; a list is names joined by separators.
+# Each author-list form: one name, as a pattern; a list is names joined by separators. A family
+# name before ", G." may be several words ("Adams Redai, J.", "van der Walt, S."), never a
+# sentence: no period-space, digit or bracket inside it.
+_LOOSE_FAMILY = r"(?:[^\W\d_]|[\s'’\-\u0300-\u036f]|\.(?!\s))+?"
+_LOOSE_INITIALS = rf"{_CAPITAL}\.?(?:\s?-?\s?{_CAPITAL}\.?){{0,3}}(?=[\s,.;&(]|$)"
 _FORMS = {
-    "family_initials": rf"{_FAMILY},\s*{_INITIALS}",  # Andrews, M. / van der Walt, S.J.
+    "family_initials": rf"{_LOOSE_FAMILY},\s*{_LOOSE_INITIALS}",  # Andrews, M. / Roig, E.
     "family_letters": rf"{_FAMILY}\s+[A-Z]{{1,4}}(?=[,.\s])",  # Andrews M / Walt SJ van der
     "initials_family": rf"{_INITIALS}\s*{_FAMILY}",  # M. Andrews / S. J. van der Walt
 }
@@ -95,7 +99,7 @@ def _formal_list(text: str) -> _Authors | None:
 
 
 # A sentence end: a period after a word of 2+ letters (not an initial), then space and a capital.
-_SENTENCE_END = re.compile(r"(?<=[^\s.]{2})[.?!](?=\s+[^\W\d_\"“(]|\s*$)|(?<=et al)\.")
+_SENTENCE_END = re.compile(r"(?<=[^\s.]{2})[.?!](?=\s+[^\W_\"“(]|\s*$)|(?<=et al)\.")
 
 
 def _plain_list(text: str) -> _Authors | None:
@@ -120,25 +124,31 @@ _DATE_AFTER_AUTHORS = re.compile(
     r"[a-z]?(?=[.,]))[.,]?\s*"
 )
 _ABBREVIATION = re.compile(
-    r"(?:\b(?:vol|no|pp|ed|eds|edn|Proc|Conf|Int|Intl|J|Trans|Rev|Lett|Phys|Natl|Acad|Sci|"
+    r"(?i:\b(?:vol|no|pp|ed|eds|edn|Proc|Conf|Int|Intl|J|Trans|Rev|Lett|Phys|Natl|Acad|Sci|"
     r"Inc|Ltd|Co|Dept|Univ|St|vs|al|e\.g|i\.e|cf|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|"
     r"Nov|Dec))$"
 )
 
 
 def _first_sentence(text: str) -> str:
-    """The text up to its first sentence end (a period after a word that is not an initial or a
-    common abbreviation; "?" and "!" are kept, they belong to the title)."""
-    for match in re.finditer(r"[.?!](?=\s|$)", text):
-        before = text[: match.start()]
-        if match.group(0) == "." and (_ABBREVIATION.search(before) or before.endswith(".")):
-            continue
-        return text[: match.end() if match.group(0) in "?!" else match.start()]
+    """The text up to its first sentence end: a period, outside brackets, after a word that is
+    not a common abbreviation ("?" and "!" are kept, they belong to the title)."""
+    depth = 0
+    for index, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(0, depth - 1)
+        elif char in ".?!" and depth == 0 and (index + 1 == len(text) or text[index + 1] == " "):
+            before = text[:index]
+            if char == "." and (_ABBREVIATION.search(before) or before.endswith(".")):
+                continue
+            return text[: index + 1] if char in "?!" else before
     return text
 
 
 _TRAILERS = re.compile(
-    r"(?:\s*(?:\[[^\]]*\]|\((?:[^()]*\b(?:ed|edn|edition|version|vol|Version)\b[^()]*)\)))+$"
+    r"(?:\s*(?:\[[^\]]*\]|\((?i:[^()]*\b(?:ed|eds|edn|edition|version|vol|pp)\b[^()]*)\)))+$"
 )
 
 
