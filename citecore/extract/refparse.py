@@ -26,8 +26,9 @@ _QUOTED = re.compile(r"[“\"‘']([^”\"’]{6,}?)[”\"’](?=[\s,.;:]|$)")
 
 _LETTER = r"[^\W\d_]"
 _CAPITAL = r"[^\W\d_a-zß-ÿ]"  # a letter that is not ASCII or Latin-1 lower case
+_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|du|la|le|ter|ten|bin|al|el)\b"
 _FAMILY = (
-    rf"(?:(?:van|von|der|den|de|del|della|di|da|dos|du|la|le|ter|ten|bin|al|el)\s+)*"
+    rf"(?:{_PARTICLE}\s+)*"
     rf"{_CAPITAL}[\w'’\-\u0300-\u036f]*(?:\s+(?:Jr\.?|Sr\.?|II|III|IV))?"
 )
 _INITIALS = rf"{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}\.)*"
@@ -40,7 +41,8 @@ _ET_AL = r"(?:,?\s*(?:et\s+al\.?|\.\.\.|…))"
 _LOOSE_FAMILY = r"(?:[^\W\d_]|[\s'’\-\u0300-\u036f]|\.(?!\s))+?"
 _LOOSE_INITIALS = rf"{_CAPITAL}\.?(?:\s?-?\s?{_CAPITAL}\.?){{0,3}}(?=[\s,.;&(]|$)"
 _FORMS = {
-    "family_initials": rf"{_LOOSE_FAMILY},\s*{_LOOSE_INITIALS}",  # Andrews, M. / Roig, E.
+    # Andrews, M. / Tiana Roig, E. / Walt, S. van der
+    "family_initials": rf"{_LOOSE_FAMILY},\s*{_LOOSE_INITIALS}(?:\s+{_PARTICLE})*",
     "family_letters": rf"{_FAMILY}\s+[A-Z]{{1,4}}(?=[,.\s])",  # Andrews M / Walt SJ van der
     "initials_family": rf"{_INITIALS}\s*{_FAMILY}",  # M. Andrews / S. J. van der Walt
 }
@@ -86,7 +88,10 @@ def _formal_list(text: str) -> _Authors | None:
         first = re.match(name, text)
         if not first:
             continue
-        listing = re.match(rf"{name}(?:{_SEPARATOR}{name})*(?:{_ET_AL})?", text)
+        listing = re.match(
+            rf"{name}(?:{_SEPARATOR}{name})*(?:{_ET_AL}|,?\s*&\s*[^()]{{1,60}}?(?=\s*\(\d))?",
+            text,
+        )
         assert listing is not None  # the first name alone already matched
         end = listing.end()
         # A list ends at a period, a comma before a quoted title or "(" of an author-year date.
@@ -120,7 +125,7 @@ def _plain_list(text: str) -> _Authors | None:
 
 
 _DATE_AFTER_AUTHORS = re.compile(
-    r"^[\s,.]*(?:\(\s*(?P<paren>(?:1[5-9]|20)\d\d)[a-z]?(?:,[^)]*)?\)|(?P<bare>(?:1[5-9]|20)\d\d)"
+    r"^[\s,.]*(?:\((?:[^()]*?\s)?(?P<paren>(?:1[5-9]|20)\d\d)[a-z]?(?:[,\s][^)]*)?\)|(?P<bare>(?:1[5-9]|20)\d\d)"
     r"[a-z]?(?=[.,]))[.,]?\s*"
 )
 _ABBREVIATION = re.compile(
@@ -128,6 +133,16 @@ _ABBREVIATION = re.compile(
     r"Inc|Ltd|Co|Dept|Univ|St|vs|al|e\.g|i\.e|cf|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|"
     r"Nov|Dec))$"
 )
+
+
+def _not_an_end(before: str, after: str) -> bool:
+    """Whether a period between `before` and `after` is inside a title: after an abbreviation
+    or a dotted word ("U.S."), or between a title and its numbered part ("… - II. Choosing",
+    "…. Part 2: …")."""
+    last = before.rsplit(None, 1)[-1] if before.strip() else ""
+    if _ABBREVIATION.search(before) or "." in last or before.endswith("."):
+        return True
+    return bool(re.search(r"(?:\b|-)[IVX]{1,4}$", before) or re.match(r"Part\s", after))
 
 
 def _first_sentence(text: str) -> str:
@@ -140,8 +155,8 @@ def _first_sentence(text: str) -> str:
         elif char in ")]":
             depth = max(0, depth - 1)
         elif char in ".?!" and depth == 0 and (index + 1 == len(text) or text[index + 1] == " "):
-            before = text[:index]
-            if char == "." and (_ABBREVIATION.search(before) or before.endswith(".")):
+            before, after = text[:index], text[index + 1 :].lstrip()
+            if char == "." and _not_an_end(before, after):
                 continue
             return text[: index + 1] if char in "?!" else before
     return text
@@ -153,6 +168,8 @@ _TRAILERS = re.compile(
 
 
 def _clean_title(title: str) -> str:
+    if _URL.match(title.strip()) or DOI.match(title.strip()):
+        return ""  # an entry that goes from its date straight to a link has no title here
     title = _TRAILERS.sub("", title.strip())
     title = re.sub(r"\s+(?:In|in):?$", "", title)
     return title.strip(" ,.;:")
@@ -203,6 +220,9 @@ def parse_reference_text(text: str, key: str, location: SourceLocation) -> Refer
     else:
         title, title_end = _title_after(after_authors)
         after_title = after_authors[title_end:]
+    if authors and not title and date and authors.end < 300 and text[authors.end - 1] == ".":
+        # "Title. (2018). Venue.": no author list, the title stands first (APA, Harvard).
+        title, authors = _clean_title(text[: authors.end]), None
     if year is None:
         year = _late_year(after_title) or _late_year(text)
     return Reference(
