@@ -83,28 +83,33 @@ def _person(name: str, form: str) -> Person:
 
 
 def _formal_list(text: str) -> _Authors | None:
-    """An author list written in one of the formal forms, when the entry opens with one."""
+    """An author list written in one of the formal forms, when the entry opens with one. After
+    an inverted first name ("Barabási, A. L., and Z. N. Oltvai") the others may be in order."""
     for form, name in _FORMS.items():
         first = re.match(name, text)
         if not first:
             continue
+        other = name
+        if form == "family_initials":
+            other = rf"(?:{name}|{_FORMS['initials_family']})"
         listing = re.match(
-            rf"{name}(?:{_SEPARATOR}{name})*(?:{_ET_AL}|,?\s*&\s*[^()]{{1,60}}?(?=\s*\(\d))?",
+            rf"{name}(?:{_SEPARATOR}{other})*(?:{_ET_AL}|,?\s*&\s*[^()]{{1,60}}?(?=\s*\(\d))?",
             text,
         )
         assert listing is not None  # the first name alone already matched
-        end = listing.end()
         # A list ends at a period, a comma before a quoted title or "(" of an author-year date.
-        rest = text[end:]
-        if form == "initials_family" and not re.match(r"\s*[,.:(“\"]", rest):
+        if form == "initials_family" and not re.match(r"\s*[,.:(“\"]", text[listing.end() :]):
             continue
         complete = not re.search(_ET_AL, listing.group(0))
-        return _Authors(end, _person(first.group(0), form), complete)
+        return _Authors(listing.end(), _person(first.group(0), form), complete)
     return None
 
 
 # A sentence end: a period after a word of 2+ letters (not an initial), then space and a capital.
-_SENTENCE_END = re.compile(r"(?<=[^\s.]{2})[.?!](?=\s+[^\W_\"“(]|\s*$)|(?<=et al)\.")
+_SENTENCE_END = re.compile(
+    r"(?<=[^\s.]{2})[.?!](?=\s+[^\W_\"“(]|\s*$)|(?<=et al)\."
+    r"|\.(?=\s+\(?(?:1[5-9]|20)\d\d[a-z]?\)?[.,])"  # "Kruschke, John K. 2010."
+)
 
 
 def _plain_list(text: str) -> _Authors | None:
