@@ -168,7 +168,8 @@ def _first_sentence(text: str) -> str:
 
 
 _TRAILERS = re.compile(
-    r"(?:\s*(?:\[[^\]]*\]|\((?i:[^()]*\b(?:ed|eds|edn|edition|version|vol|pp)\b[^()]*)\)))+$"
+    r"(?:,\s*(?:\d+(?:st|nd|rd|th)?|vol\.?\s*\d+)$"  # IEEE: "…, 2nd ed." / "…, vol. 84."
+    r"|(?:\s*(?:\[[^\]]*\]|\((?i:[^()]*\b(?:ed|eds|edn|edition|version|vol|pp)\b[^()]*)\)))+$)"
 )
 
 
@@ -218,10 +219,12 @@ def parse_reference_text(text: str, key: str, location: SourceLocation) -> Refer
     if date:
         year = int(date.group("paren") or date.group("bare"))
         after_authors = after_authors[date.end() :]
-    quoted = _QUOTED.search(text) if not authors else None
-    if quoted:  # no author list read: a quoted title still says where the title is
-        title, title_end = _clean_title(quoted.group(1)), quoted.end()
-        after_title = text[title_end:]
+    # A quoted title soon after the author list (or anywhere, when none was read) is the title,
+    # whatever stands between: "et al.", a name the list did not take, a date.
+    quoted = _QUOTED.search(text, authors.end if authors else 0)
+    start = authors.end if authors else 0
+    if quoted and (not authors or quoted.start() - start < 120):
+        title, after_title = _clean_title(quoted.group(1)), text[quoted.end() :]
     else:
         title, title_end = _title_after(after_authors)
         after_title = after_authors[title_end:]
