@@ -64,18 +64,21 @@ def _spans(page_dict: dict[str, Any]) -> list[_Span]:
     return spans
 
 
-def _column_split(spans: Sequence[_Span], width: float) -> float | None:
-    """The middle of the gutter between two columns, when the page has them: a vertical band
-    of 8 pt in the middle third that (almost) no text crosses, with text on both sides. On a
-    one-column page every such band is crossed by nearly every line."""
+def _column_split(spans: Sequence[_Span], width: float, height: float) -> float | None:
+    """The middle of the gutter between two columns, when the page has them: the x in the
+    middle third that the fewest text spans cross (nearest the page's middle among equals: a
+    numbered list's label gap is crossed by its labels, and off-centre), provided (almost) none
+    cross it and text lies on both sides. On a one-column page nearly every line crosses.
+    Running heads and feet (a centred page number) are not counted: they cross any gutter."""
+    spans = [s for s in spans if s.top > height * 0.07 and s.bottom < height * 0.93]
     if len(spans) < 10:
         return None
-    best, fewest = None, len(spans)
-    for step in range(int(width * 0.35), int(width * 0.65), 2):
-        crossing = sum(1 for s in spans if s.x0 < step + 4 and s.x1 > step - 4)
-        if crossing < fewest:
-            best, fewest = float(step), crossing
-    if best is None or fewest > max(1, 0.03 * len(spans)):
+    crossings = [
+        (sum(1 for s in spans if s.x0 < x + 2 and s.x1 > x - 2), abs(x - width / 2), float(x))
+        for x in range(int(width * 0.35), int(width * 0.65))
+    ]
+    fewest, _, best = min(crossings)
+    if fewest > max(1, 0.03 * len(spans)):
         return None
     left = sum(1 for s in spans if s.x1 <= best)
     right = sum(1 for s in spans if s.x0 >= best)
@@ -126,7 +129,9 @@ def _line(row: list[_Span], page: int, column: int) -> PdfLine:
 
 def _page_lines(page_dict: dict[str, Any], page: int) -> list[PdfLine]:
     spans = _spans(page_dict)
-    split = _column_split(spans, float(page_dict.get("width", 612.0)))
+    split = _column_split(
+        spans, float(page_dict.get("width", 612.0)), float(page_dict.get("height", 792.0))
+    )
     columns: list[list[_Span]] = [spans, []]
     if split is not None:
         columns = [
