@@ -52,6 +52,9 @@ STYLES = (
 )
 
 _NO_IMAGES = "function Image(el) return pandoc.Str('[figure]') end\n"
+# Code and tables too wide for a column would run over the other column's text: a rendering
+# artefact, not a layout real two-column papers have.
+_NARROW = _NO_IMAGES + "function CodeBlock(el) return {} end\nfunction Table(el) return {} end\n"
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,8 @@ def render(paper: Path, style: Style, folder: Path) -> Path:
     """The PDF of `paper` in `style`, rendered once per paper, style and pandoc input (cached
     by their digest in `folder`)."""
     document = _document(paper)
-    lua = folder / "no-images.lua"
+    lua_text = _NARROW if style.two_column else _NO_IMAGES
+    lua = folder / ("narrow.lua" if style.two_column else "no-images.lua")
     args = [
         document.name,
         "--from=markdown-raw_tex",  # R Markdown and Quarto text has "\\n" in prose
@@ -103,13 +107,13 @@ def render(paper: Path, style: Style, folder: Path) -> Path:
     digest = hashlib.sha256(
         document.read_bytes()
         + (paper / "paper.bib").read_bytes()
-        + "\0".join([*args, _NO_IMAGES]).encode()
+        + "\0".join([*args, lua_text]).encode()
     ).hexdigest()[:12]
     pdf = folder / f"{paper.name}-{style.name}-{digest}.pdf"
     if pdf.exists():
         return pdf
     folder.mkdir(parents=True, exist_ok=True)
-    lua.write_text(_NO_IMAGES, encoding="utf-8")
+    lua.write_text(lua_text, encoding="utf-8")
     _pandoc(*args, "-o", str(pdf), cwd=paper)
     return pdf
 
