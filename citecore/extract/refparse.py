@@ -43,7 +43,8 @@ _LOOSE_INITIALS = rf"{_CAPITAL}\.?(?:\s?-?\s?{_CAPITAL}\.?){{0,3}}(?=[\s,.;&(]|$
 _FORMS = {
     # Andrews, M. / Tiana Roig, E. / Walt, S. van der
     "family_initials": rf"{_LOOSE_FAMILY},\s*{_LOOSE_INITIALS}(?:\s+{_PARTICLE})*",
-    "family_letters": rf"{_FAMILY}\s+[A-Z]{{1,4}}(?=[,.\s])",  # Andrews M / Walt SJ van der
+    # Andrews M / Tiana Roig E / Absil P-A / Pagani C do
+    "family_letters": rf"{_LOOSE_FAMILY}\s+[A-Z]{{1,4}}(?:-[A-Z])?\.?(?=[,.\s])(?:\s+{_PARTICLE})*",
     "initials_family": rf"{_INITIALS}\s*{_FAMILY}",  # M. Andrews / S. J. van der Walt
 }
 
@@ -62,6 +63,7 @@ def _person(name: str, form: str) -> Person:
     if form == "family_initials":
         family, given = (part.strip() for part in name.split(",", 1))
     elif form == "family_letters":
+        name = re.sub(rf"(?:\s+{_PARTICLE})+$", "", name)
         family, given = name.rsplit(None, 1)
     elif form == "initials_family":
         match = re.match(rf"({_INITIALS})\s*(.*)$", name)
@@ -145,7 +147,8 @@ def _not_an_end(before: str, after: str) -> bool:
     or a dotted word ("U.S."), or between a title and its numbered part ("… - II. Choosing",
     "…. Part 2: …")."""
     last = before.rsplit(None, 1)[-1] if before.strip() else ""
-    if _ABBREVIATION.search(before) or "." in last or before.endswith("."):
+    dotted = re.fullmatch(r"(?:[A-Za-z]\.)+[A-Za-z]", last)  # "U.S", "e.g"
+    if _ABBREVIATION.search(before) or dotted or before.endswith("."):
         return True
     return bool(re.search(r"(?:\b|-)[IVX]{1,4}$", before) or re.match(r"Part\s", after))
 
