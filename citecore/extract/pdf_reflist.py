@@ -88,7 +88,15 @@ def _gap_starts(lines: Sequence[PdfLine]) -> list[int]:
     wide = [i for i, gap in gaps if gap > usual + max(1.5, 0.25 * lines[i].size)]
     if not wide or len(wide) * 2 > len(gaps):  # half the gaps wide: spacing says nothing
         return []
-    return [0, *wide]
+    # Across a page or column break there is no gap to measure: a line that ends a sentence
+    # followed by one that opens like a name list is the best evidence left.
+    breaks = [
+        i
+        for i in range(1, len(lines))
+        if (lines[i].page, lines[i].column) != (lines[i - 1].page, lines[i - 1].column)
+        and _opens_entry(lines[i - 1].text, lines[i].text)
+    ]
+    return sorted({0, *wide, *breaks})
 
 
 _NAME_OPENING = re.compile(
@@ -101,11 +109,11 @@ _NAME_OPENING = re.compile(
 def _sentence_starts(lines: Sequence[PdfLine]) -> list[int]:
     """Entry starts where a line ends a sentence and the next opens like a list of names: the
     last resort for lists set flush, unnumbered and without spacing."""
-    return [0] + [
-        i
-        for i in range(1, len(lines))
-        if re.search(r"[.)]$", lines[i - 1].text) and _NAME_OPENING.match(lines[i].text)
-    ]
+    return [0] + [i for i in range(1, len(lines)) if _opens_entry(lines[i - 1].text, lines[i].text)]
+
+
+def _opens_entry(previous: str, line: str) -> bool:
+    return bool(re.search(r"[.)]$", previous) and _NAME_OPENING.match(line))
 
 
 def _entry_starts(lines: Sequence[PdfLine]) -> list[int]:
