@@ -98,6 +98,12 @@ def verify_bibliography(
 _LIST_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
 
 
+def is_reference_list(path: Path) -> bool:
+    """Whether `path` is read as a printed reference list (a PDF or plain text), not as a
+    bibliography file."""
+    return path.suffix.lower() in _LIST_SUFFIXES | {".pdf"}
+
+
 def _listed_references(path: Path) -> list[Reference]:
     if path.suffix.lower() == ".pdf":
         return references_from_pdf(path)
@@ -106,12 +112,12 @@ def _listed_references(path: Path) -> list[Reference]:
 
 def load_inputs(paths: Sequence[Path]) -> Bibliography:
     """Bibliography files, plain-text reference lists and PDFs, merged in order."""
-    files = [p for p in paths if p.suffix.lower() not in _LIST_SUFFIXES | {".pdf"}]
+    files = [p for p in paths if not is_reference_list(p)]
     bibliography = load_bibliographies(files)
     references = dict(bibliography.references)
     sources = list(bibliography.sources)
     for path in paths:
-        if path.suffix.lower() in _LIST_SUFFIXES | {".pdf"}:
+        if is_reference_list(path):
             sources.append(str(path))
             stem = path.stem
             for reference in _listed_references(path):

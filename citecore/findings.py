@@ -201,15 +201,30 @@ def reference_findings(bibliography: Bibliography, today: dt.date) -> list[Findi
         findings.extend(_year_findings(reference, today))
         findings.extend(_identifier_findings(reference))
         if not reference.title.strip():
+            message = "no title could be read from it" if reference.text else "entry has no title"
             findings.append(
                 finding(
                     FindingKind.NO_TITLE,
-                    "entry has no title",
+                    message + as_printed(reference),
                     reference.key,
                     reference.location,
                 )
             )
     return findings
+
+
+_PRINTED_LIMIT = 160
+
+
+def as_printed(reference: Reference | None) -> str:
+    """For a reference read from a PDF or a text list, " — printed as “…”" with its text
+    (shortened), so that a writer can tell which entry a finding is about; "" otherwise."""
+    if reference is None or not reference.text:
+        return ""
+    text = reference.text
+    if len(text) > _PRINTED_LIMIT:
+        text = text[: _PRINTED_LIMIT - 1].rsplit(" ", 1)[0] + "…"
+    return f" — printed as “{text}”"
 
 
 _VERDICT_KINDS = {
@@ -248,6 +263,7 @@ def verdict_findings(
         if ReferenceFlag.RETRACTED in result.flags:
             problems.append((FindingKind.RETRACTED, _retraction_message(result)))
         for problem_kind, message in problems:
+            message += as_printed(reference)
             findings.append(finding(problem_kind, message, key, location))
             if problem_kind in _ALSO_AT_CITATIONS:
                 findings.extend(

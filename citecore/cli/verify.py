@@ -7,7 +7,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from citecore.bibliography_check import single_reference, verify_files, verify_one
+from citecore.bibliography_check import (
+    is_reference_list,
+    single_reference,
+    verify_files,
+    verify_one,
+)
 from citecore.cli.flags import (
     REPORT_FORMATS,
     Commands,
@@ -22,7 +27,7 @@ from citecore.model import CheckResult
 from citecore.options import ReportFormat, resolve_options
 from citecore.policy import exit_status
 from citecore.report import render_report
-from citecore.report.bibtex import annotate_bibtex
+from citecore.report.bibtex import annotate_bibtex, listed_bibtex
 
 _ONE_REFERENCE = ("--doi", "--title", "--author", "--year", "--venue")
 
@@ -78,12 +83,23 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def _write_bibtex(args: argparse.Namespace, result: CheckResult) -> None:
-    """The one .bib given, with `cite_check*` fields, in the encoding it was read in."""
-    if len(args.inputs) != 1 or args.inputs[0].suffix.lower() not in (".bib", ".bibtex"):
-        raise CitecheckError("-f bibtex needs exactly one .bib file")
+    """The one .bib given, with `cite_check*` fields, in the encoding it was read in; or the
+    entries read from one PDF or text list, as BibTeX with the same fields."""
+    if len(args.inputs) != 1:
+        raise CitecheckError("-f bibtex needs exactly one .bib file, PDF or text list")
+    references = result.bibliography.references
+    if is_reference_list(args.inputs[0]):
+        listed = listed_bibtex(references.values())
+        text = annotate_bibtex(listed, result.references, references)
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            write_atomically(args.output, text)
+        return
+    if args.inputs[0].suffix.lower() not in (".bib", ".bibtex"):
+        raise CitecheckError("-f bibtex needs exactly one .bib file, PDF or text list")
     raw = args.inputs[0].read_bytes()
     encoding = "utf-8" if _decodes(raw, "utf-8") else "latin-1"
-    references = result.bibliography.references
     text = annotate_bibtex(raw.decode(encoding), result.references, references)
     if args.output is None:
         sys.stdout.write(text)

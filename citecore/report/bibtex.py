@@ -11,10 +11,10 @@ input's line endings are used; fields from an earlier run are replaced, not repe
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from citecore.model import Reference, ReferenceResult
-from citecore.report.correction import corrected_fields
+from citecore.report.correction import clean_value, corrected_fields, latex_text
 
 _ENTRY_START = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s]+)\s*,")
 _ADDED = re.compile(r"\r?\n[ \t]*cite_check(?:_differs|_doi|_fix|_oa)? = \{[^{}\r\n]*\},")
@@ -63,3 +63,31 @@ def annotate_bibtex(
         position = match.end()
     pieces.append(text[position:])
     return "".join(pieces)
+
+
+def listed_bibtex(references: Iterable[Reference]) -> str:
+    """References read from a PDF or a text list as BibTeX entries: each preceded by a comment
+    with its printed text, holding only what was read (the first author, then "and others":
+    the rest of the list is not read)."""
+    blocks = []
+    for reference in references:
+        fields = [
+            ("title", latex_text(reference.title)),
+            ("author", _author_field(reference)),
+            ("year", str(reference.year or "")),
+            ("doi", clean_value(reference.doi)),
+            ("eprint", clean_value(reference.arxiv_id)),
+            ("archiveprefix", "arXiv" if reference.arxiv_id else ""),
+            ("url", clean_value(reference.url)),
+        ]
+        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
+        printed = clean_value(reference.text).replace("\n", " ")
+        blocks.append(f"% {printed}\n@misc{{{reference.key},\n{body}\n}}\n")
+    return "\n".join(blocks)
+
+
+def _author_field(reference: Reference) -> str:
+    names = [latex_text(person.display()) for person in reference.authors]
+    if names and not reference.authors_complete:
+        names.append("others")
+    return " and ".join(names)

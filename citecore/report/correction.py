@@ -48,16 +48,16 @@ def correction_record(reference: Reference, result: ReferenceResult) -> Match | 
     return result.match
 
 
-def _clean(value: str) -> str:
+def clean_value(value: str) -> str:
     """A value safe inside one pair of BibTeX braces."""
     return " ".join(value.replace("{", "").replace("}", "").split())
 
 
-def _latex_text(value: str) -> str:
+def latex_text(value: str) -> str:
     """Registry text (plain Unicode) as BibTeX text LaTeX can typeset: `&`, `%`, `$`, `#` and
     `_` escaped ("R&D" would stop the build; a `%` would comment out the rest of the line).
     Addresses and identifiers are not text and are never escaped."""
-    return re.sub(r"(?<!\\)([&%$#_])", r"\\\1", _clean(value))
+    return re.sub(r"(?<!\\)([&%$#_])", r"\\\1", clean_value(value))
 
 
 def _arxiv_id(record: Match) -> str:
@@ -85,7 +85,7 @@ def _record_fields(reference: Reference, record: Match) -> list[tuple[str, str]]
     fields += [("doi", record.doi), ("url", record.url)]
     verbatim = {"doi", "url", "eprint", "archiveprefix", "year"}
     return [
-        (name, _clean(value) if name in verbatim else _latex_text(value))
+        (name, clean_value(value) if name in verbatim else latex_text(value))
         for name, value in fields
         if value
     ]

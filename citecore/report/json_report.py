@@ -13,6 +13,7 @@ from citecore.model import (
     Finding,
     Match,
     Outage,
+    Reference,
     ReferenceResult,
     Severity,
 )
@@ -90,7 +91,25 @@ def _reference(key: str, verdict: ReferenceResult, result: CheckResult) -> dict[
         "correction": (corrected_bibtex(reference, verdict) or None) if reference else None,
         "notes": list(verdict.notes),
         "sources": list(verdict.sources),
+        "text": reference.text if reference and reference.text else None,
+        "entry": _entry(reference) if reference and reference.text else None,
     }
+
+
+def _entry(reference: Reference) -> dict[str, Any]:
+    """What was read from a printed reference (absent fields are left out, never guessed)."""
+    fields: dict[str, Any] = {
+        "authors": [person.display() for person in reference.authors],
+        "year": reference.year,
+        "title": reference.title,
+        "venue": reference.venue,
+        "volume": reference.volume,
+        "pages": reference.pages,
+        "doi": reference.doi,
+        "arxiv": reference.arxiv_id,
+        "url": reference.url,
+    }
+    return {name: value for name, value in fields.items() if value not in ("", None, [])}
 
 
 def _finding(item: Finding) -> dict[str, Any]:
