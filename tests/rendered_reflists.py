@@ -25,7 +25,7 @@ from rapidfuzz import fuzz
 from citecore.model import Reference
 from citecore.pandoc.reader import pandoc_path
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+from tests.paths import SHARED
 
 
 @dataclass(frozen=True)
@@ -209,17 +209,25 @@ def score(expected: Sequence[Expected], found: Sequence[Reference]) -> Score:
     title best, and count the fields read exactly."""
     result = Score(expected=len(expected))
     unpaired = list(found)
+    # A reference whose title was read exactly is its entry's pair before any fuzzy pairing.
+    exact = {}
+    for entry in expected:
+        twin = next((c for c in unpaired if normalized(c.title) == normalized(entry.title)), None)
+        if twin is not None and entry.title:
+            exact[entry.key] = twin
+            unpaired.remove(twin)
     for entry in expected:
         target = normalized(entry.title)
-        best, best_score = None, 0.0
-        for candidate in unpaired:
+        best, best_score = exact.get(entry.key), 100.0
+        for candidate in unpaired if best is None else ():
             similarity = fuzz.partial_ratio(target, normalized(candidate.text)) if target else 0.0
             if similarity > best_score:
                 best, best_score = candidate, similarity
         if best is None or best_score < 90:
             result.misses.append(f"missing: {entry.key} {entry.title[:60]!r}")
             continue
-        unpaired.remove(best)
+        if best in unpaired:
+            unpaired.remove(best)
         result.found += 1
         if normalized(best.title) == target:
             result.title += 1

@@ -76,6 +76,10 @@ def _person(name: str, form: str) -> Person:
             particles = [w for w in words[:-1] if w.islower()]
             family = " ".join([*particles, words[-1]])
             given = " ".join(w for w in words[:-1] if not w.islower())
+    trailing = re.search(rf"(?:^|\s)((?:{_PARTICLE}\s*)+)$", given)
+    if trailing and not family.islower():  # "Walt, Mark van der" (particle shown last)
+        given = given[: trailing.start()].strip()
+        family = f"{trailing.group(1).strip()} {family}"
     particle_match = re.match(r"^((?:[a-z]+\s+)+)(.+)$", family)
     if particle_match:
         return Person(
@@ -103,13 +107,19 @@ def _formal_list(text: str) -> _Authors | None:
         if form == "initials_family" and not re.match(r"\s*[,.:(“\"]", text[listing.end() :]):
             continue
         complete = not re.search(_ET_AL, listing.group(0))
-        return _Authors(listing.end(), _person(first.group(0), form), complete)
+        end = listing.end()
+        if form == "family_initials" and re.match(r",\s*(?:and\s+)?[^\W\d_]", text[end:]):
+            # Chicago/MLA: "Smith, E.-J., Li Smith, and María Nguyen. 1974." – the others
+            # are in natural order with given names: the list runs to its sentence end.
+            sentence_end = _SENTENCE_END.search(text, end)
+            end = sentence_end.end() if sentence_end else end
+        return _Authors(end, _person(first.group(0), form), complete)
     return None
 
 
 # A sentence end: a period after a word of 2+ letters (not an initial), then space and a capital.
 _SENTENCE_END = re.compile(
-    r"(?<=[^\s.]{2})[.?!](?=\s+[^\W_\"“(]|\s*$)|(?<=et al)\."
+    r"(?<=[^\W\d_]{2})[.?!](?=\s+[^\W_\"“(]|\s*$)|(?<=et al)\."
     r"|\.(?=\s+\(?(?:1[5-9]|20)\d\d[a-z]?\)?[.,])"  # "Kruschke, John K. 2010."
 )
 
@@ -193,7 +203,9 @@ def _title_after(text: str) -> tuple[str, int]:
         return _clean_title(quoted.group(1)), text_start + quoted.end()
     sentence = _first_sentence(rest)
     # Where a venue follows the title without a capital: "… normalization. arXiv preprint …".
-    sentence = re.split(r"\.\s+(?:arXiv|In\s|CoRR|Proc\.|Proceedings)", sentence)[0]
+    sentence = re.split(r"[.,]\s+(?:arXiv|[Ii]n:?\s|CoRR|Proc\.|Proceedings)", sentence)[0]
+    # ACS books: "Title; Publisher, 1959."
+    sentence = re.sub(r";\s[^;.]*,\s*(?:1[5-9]|20)\d\d\b.*$", "", sentence)
     return _clean_title(sentence), text_start + len(sentence)
 
 
