@@ -24,7 +24,6 @@ from rapidfuzz import fuzz
 
 from citecore.model import Reference
 from citecore.pandoc.reader import pandoc_path
-
 from tests.paths import SHARED
 
 
