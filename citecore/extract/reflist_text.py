@@ -72,6 +72,8 @@ def join_lines(texts: Sequence[str]) -> str:
             joined += text  # URLs break anywhere, without a hyphen of their own
         elif re.search(r"[a-z]-$", joined) and text[:1].islower():
             joined = joined[:-1] + text
+        elif re.search(r"\w-$", joined) and text[:1].isupper():
+            joined += text  # a compound broken at its own hyphen: "Object-" "Oriented"
         else:
             joined += " " + text
     return joined

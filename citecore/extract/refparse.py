@@ -22,7 +22,7 @@ from citecore.model import Person, Reference, SourceLocation
 YEAR = re.compile(r"(?<![\d./:–-])(1[5-9]\d\d|20\d\d)[a-z]?(?![\d–]|\.\d)")
 DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
-_QUOTED = re.compile(r"[“\"‘']([^”\"’]{6,}?)[”\"’](?=[\s,.;:]|$)")
+_QUOTED = re.compile(r"[“\"‘']([^”\"’]{3,}?)[”\"’](?=[\s,.;:]|$)")
 
 _LETTER = r"[^\W\d_]"
 _CAPITAL = r"[^\W\d_a-zß-ÿ]"  # a letter that is not ASCII or Latin-1 lower case
@@ -39,7 +39,11 @@ _ET_AL = r"(?:,?\s*(?:et\s+al\.?|\.\.\.|…))"
 # name before ", G." may be several words ("Adams Redai, J.", "van der Walt, S."), never a
 # sentence: no period-space, digit or bracket inside it.
 _LOOSE_FAMILY = r"(?:[^\W\d_]|[\s'’\-\u0300-\u036f]|\.(?!\s))+?"
-_LOOSE_INITIALS = rf"{_CAPITAL}\.?(?:\s?-?\s?{_CAPITAL}\.?){{0,3}}(?=[\s,.;&(]|$)"
+# Initials with periods ("M. C. O. M. I.", "P.-C."), or without where a separator follows at
+# once ("Imoto, S, Yamaguchi, R."): "Etz, J. A Bayesian …" must leave the "A" to the title.
+_LOOSE_INITIALS = (
+    rf"(?:{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}\.){{0,5}}|{_CAPITAL}{{1,3}}(?=\s*[,;&(]|$))"
+)
 _FORMS = {
     # Andrews, M. / Tiana Roig, E. / Walt, S. van der
     "family_initials": rf"{_LOOSE_FAMILY},\s*{_LOOSE_INITIALS}(?:\s+{_PARTICLE})*",
@@ -174,8 +178,10 @@ def _first_sentence(text: str) -> str:
             depth = max(0, depth - 1)
         elif char in ".?!" and depth == 0 and (index + 1 == len(text) or text[index + 1] == " "):
             before, after = text[:index], text[index + 1 :].lstrip()
-            if char == "." and _not_an_end(before, after):
-                continue
+            if (char == "." and _not_an_end(before, after)) or (
+                char != "." and after.startswith("(")
+            ):
+                continue  # "Damn You, Little h! (Or, Real-World …)" goes on
             return text[: index + 1] if char in "?!" else before
     return text
 
