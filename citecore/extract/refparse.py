@@ -188,6 +188,8 @@ def _first_sentence(text: str) -> str:
 
 _TRAILERS = re.compile(
     r"(?:,\s*(?:\d+(?:st|nd|rd|th)?|vol\.?\s*\d+)$"  # IEEE: "…, 2nd ed." / "…, vol. 84."
+    # Volume and pages run on where no journal name was printed: "… WASP-17b 956, L29".
+    r"|\s+\d+(?:\s*\(\d+\))?,\s*[A-Za-z]?\d+(?:[–-][A-Za-z]?\d+)?$"
     r"|(?:\s*(?:\[[^\]]*\]|\((?i:[^()]*\b(?:ed|eds|edn|edition|version|vol|pp)\b[^()]*)\)))+$)"
 )
 
