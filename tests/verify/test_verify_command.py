@@ -131,8 +131,8 @@ def test_plain_text_list_is_verified(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["verify", str(refs), "-f", "json"]) == 0  # offline: unverifiable, not failing
     report = json.loads(capsys.readouterr().out)
     assert [(r["key"], r["line"], r["verdict"]) for r in report["references"]] == [
-        ("refs:ref1", 3, "unverifiable"),
-        ("refs:ref2", 4, "unverifiable"),
+        ("refs:ref1-doe1999", 3, "unverifiable"),
+        ("refs:ref2-roe2001", 4, "unverifiable"),
     ]
 
 
