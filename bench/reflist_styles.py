@@ -17,7 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.extract.reflist import references_from_pdf
-from tests.rendered_reflists import SHARED, STYLES, Score, expected_references, render, score
+from tests.paths import SHARED
+from tests.rendered_reflists import STYLES, Score, expected_references, render, score
 
 RENDERED = Path(__file__).resolve().parent / ".rendered"
 

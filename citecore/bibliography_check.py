@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from citecore.bib.loader import load_bibliographies
 from citecore.bib.names import parse_bibtex_names
-from citecore.extract.reflist import references_from_list_file, references_from_pdf
+from citecore.errors import InputError
+from citecore.extract.grobid import references_from_grobid
+from citecore.extract.reflist import (
+    references_from_list_file,
+    references_from_pdf,
+    with_readable_keys,
+)
 from citecore.findings import reference_findings, verdict_findings
 from citecore.identifiers import arxiv_from_doi, normalize_doi
 from citecore.model import (
@@ -23,6 +30,8 @@ from citecore.options import Options
 from citecore.verify import Verifier
 from citecore.verify.progress import load_progress, references_digest, save_progress
 from citecore.verify.registry import registry_verifier
+
+logger = logging.getLogger(__name__)
 
 
 def single_reference(
@@ -104,14 +113,20 @@ def is_reference_list(path: Path) -> bool:
     return path.suffix.lower() in _LIST_SUFFIXES | {".pdf"}
 
 
-def _listed_references(path: Path) -> list[Reference]:
+def _listed_references(path: Path, grobid: str, timeout: float) -> list[Reference]:
+    if path.suffix.lower() == ".pdf" and grobid:
+        try:
+            return with_readable_keys(references_from_grobid(path, grobid, timeout))
+        except InputError as exc:  # the user's server failing is no reason to stop the run
+            logger.warning("%s; reading it with citecheck's own reader", exc)
     if path.suffix.lower() == ".pdf":
         return references_from_pdf(path)
     return references_from_list_file(path.read_text(encoding="utf-8", errors="replace"), str(path))
 
 
-def load_inputs(paths: Sequence[Path]) -> Bibliography:
-    """Bibliography files, plain-text reference lists and PDFs, merged in order."""
+def load_inputs(paths: Sequence[Path], grobid: str = "", timeout: float = 20.0) -> Bibliography:
+    """Bibliography files, plain-text reference lists and PDFs, merged in order; with `grobid`
+    (a server's URL) PDFs are read by GROBID, by citecheck's own reader if it fails."""
     files = [p for p in paths if not is_reference_list(p)]
     bibliography = load_bibliographies(files)
     references = dict(bibliography.references)
@@ -120,7 +135,7 @@ def load_inputs(paths: Sequence[Path]) -> Bibliography:
         if is_reference_list(path):
             sources.append(str(path))
             stem = path.stem
-            for reference in _listed_references(path):
+            for reference in _listed_references(path, grobid, timeout):
                 keyed = replace(reference, key=f"{stem}:{reference.key}")
                 references[keyed.key] = keyed
     return replace(bibliography, sources=tuple(sources), references=references)
@@ -131,7 +146,8 @@ def verify_files(
 ) -> CheckResult:
     """Verify bibliography files (.bib, CSL JSON, CSL YAML), plain-text reference lists and the
     reference section of PDFs."""
-    return verify_bibliography(load_inputs(paths), options, progress=progress)
+    bibliography = load_inputs(paths, options.grobid, options.timeout)
+    return verify_bibliography(bibliography, options, progress=progress)
 
 
 def verify_one(reference: Reference, options: Options) -> CheckResult:

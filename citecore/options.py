@@ -59,6 +59,7 @@ OPTION_NAMES = (
     "pool",
     "pool_threshold",
     "cutoff",
+    "grobid",
 )
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
@@ -97,6 +98,7 @@ class Options:
     pool: Path | None = None
     pool_threshold: float = 0.9
     cutoff: str = ""
+    grobid: str = ""
     today: dt.date = field(default_factory=dt.date.today)
 
 
@@ -313,5 +315,6 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         pool=Path(str(merged["pool"])) if merged.get("pool") else None,
         pool_threshold=_as_share(merged.get("pool_threshold", 0.9)),
         cutoff=_as_cutoff(merged.get("cutoff", "")),
+        grobid=str(merged.get("grobid", "")),
         today=today or dt.date.today(),
     )

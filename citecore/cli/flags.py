@@ -104,6 +104,7 @@ def cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         "strict", "fail_on", "offline", "cache", "quiet", "refresh", "verify", "email",
         "snapshot", "timeout", "ground", "sources", "judge", "judge_url", "judge_model",
         "retry_model", "sequential", "limit", "dry_run", "pool", "pool_threshold", "cutoff",
+        "grobid",
     )  # fmt: skip
     layer: dict[str, Any] = {name: getattr(args, name, None) for name in names}
     layer["bibliography"] = getattr(args, "bib", None) or None

@@ -47,6 +47,11 @@ def register(commands: Commands) -> None:
     report_flags(verify, (*REPORT_FORMATS, "bibtex"))
     registry_flags(verify)
     verify.add_argument(
+        "--grobid",
+        metavar="URL",
+        help="read PDF reference lists with the GROBID server at URL (else citecheck's reader)",
+    )
+    verify.add_argument(
         "--resume",
         type=Path,
         metavar="FILE",

@@ -29,13 +29,14 @@ def readable_key(number: int, reference: Reference) -> str:
     return f"ref{number}-{tail}" if tail else f"ref{number}"
 
 
-def _keyed(references: list[Reference]) -> list[Reference]:
+def with_readable_keys(references: list[Reference]) -> list[Reference]:
+    """`references` in order, each keyed by `readable_key`."""
     return [replace(r, key=readable_key(n, r)) for n, r in enumerate(references, 1)]
 
 
 def references_from_text(text: str, file: str, line_offset: int = 0) -> list[Reference]:
     """Every reference of a plain-text list, in order."""
-    return _keyed(
+    return with_readable_keys(
         [
             parse_reference_text(entry.text, "", SourceLocation(file, entry.line + line_offset))
             for entry in split_references(text)
@@ -57,6 +58,6 @@ def references_from_pdf(path: Path) -> list[Reference]:
     entries = pdf_entries(lines)
     if not entries:
         return references_from_list_file("\n".join(line.text for line in lines), str(path))
-    return _keyed(
+    return with_readable_keys(
         [parse_reference_text(entry.text, "", SourceLocation(str(path))) for entry in entries]
     )
