@@ -13,6 +13,7 @@ citecheck's own reader (the caller decides), with the reason.
 from __future__ import annotations
 
 import re
+import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -95,26 +96,41 @@ def references_from_tei(tei: str, file: str) -> list[Reference]:
     return [_reference(s, file) for s in root.iterfind(".//tei:listBibl/tei:biblStruct", _TEI)]
 
 
+_BUSY_RETRIES = 3
+
+
 def references_from_grobid(path: Path, server: str, timeout: float) -> list[Reference]:
     """The references GROBID at `server` reads from the PDF at `path`. Raises InputError (with
-    the server's status or the connection failure) when GROBID gives no answer to use."""
+    the server's status or the connection failure) when GROBID gives no answer to use.
+
+    A busy GROBID (503) is asked again a few times, a second apart, not forever as the client's
+    batch methods do: a build must not hang on a server that stays busy."""
     try:
         from grobid_client.grobid_client import GrobidClient
     except ImportError as exc:
         raise InputError(
             "--grobid needs grobid-client-python: pip install 'citecheck[grobid]'"
         ) from exc
+    data = {"includeRawCitations": "1"}  # no consolidation: the registries are ours to ask
+    status, answer = 0, ""
     try:
         client = GrobidClient(
             grobid_server=server.rstrip("/"), check_server=False, timeout=int(max(timeout, 1))
         )
-        _, status, answer = client.process_pdf(
-            "processReferences",
-            str(path),
-            consolidate_header=False,
-            consolidate_citations=False,  # the registries are citecheck's own business
-            include_raw_citations=True,
-        )
+        for attempt in range(_BUSY_RETRIES):
+            with path.open("rb") as pdf:
+                files = {"input": (path.name, pdf, "application/pdf")}
+                response, status = client.post(
+                    url=client.get_server_url("processReferences"),
+                    files=files,
+                    data=data,
+                    headers={"Accept": "application/xml"},
+                    timeout=max(timeout, 1.0),
+                )
+            if status != 503:
+                answer = response.text
+                break
+            time.sleep(attempt + 1)
     except Exception as exc:  # the client raises requests' and its own errors alike
         raise InputError(f"{path}: GROBID at {server} could not be reached: {exc}") from exc
     if status != 200 or not answer:
