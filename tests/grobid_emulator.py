@@ -146,9 +146,10 @@ def _form(content_type: str, body: bytes) -> tuple[dict[str, str], int]:
     size = 0
     for part in message.iter_parts() if message.is_multipart() else ():
         name = part.get_param("name", header="content-disposition")
-        payload = part.get_payload(decode=True) or b""
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
         if name == "input":
-            size = len(payload)
+            size = len(data)
         elif isinstance(name, str):
-            fields[name] = payload.decode()
+            fields[name] = data.decode()
     return fields, size
