@@ -82,7 +82,9 @@ def _column_split(spans: Sequence[_Span], width: float, height: float) -> float 
         return None
     left = sum(1 for s in spans if s.x1 <= best)
     right = sum(1 for s in spans if s.x0 >= best)
-    return best if left >= 5 and right >= 5 else None
+    # A clear gutter with a few lines beyond it is a last column that is nearly empty.
+    enough = 1 if fewest == 0 else 5
+    return best if left >= 5 and right >= enough else None
 
 
 def _rows(spans: list[_Span]) -> list[list[_Span]]:
@@ -127,8 +129,24 @@ def _line(row: list[_Span], page: int, column: int) -> PdfLine:
     )
 
 
+def _without_line_numbers(spans: list[_Span]) -> list[_Span]:
+    """`spans` less the line numbers of a review copy: bare numbers left of where any text
+    with letters starts, or right of where it ends (they share the lines' baselines, so they
+    must go before spans are joined into lines)."""
+    worded = [s for s in spans if re.search(r"[^\W\d_]", s.text)]
+    if not worded:
+        return spans
+    left = min(s.x0 for s in worded)
+    right = max(s.x1 for s in worded)
+    return [
+        s
+        for s in spans
+        if not (re.fullmatch(r"\s*\d{1,4}\s*", s.text) and (s.x1 < left - 3 or s.x0 > right + 3))
+    ]
+
+
 def _page_lines(page_dict: dict[str, Any], page: int) -> list[PdfLine]:
-    spans = _spans(page_dict)
+    spans = _without_line_numbers(_spans(page_dict))
     split = _column_split(
         spans, float(page_dict.get("width", 612.0)), float(page_dict.get("height", 792.0))
     )
