@@ -100,7 +100,8 @@ def _gap_starts(lines: Sequence[PdfLine]) -> list[int]:
 
 
 _NAME_OPENING = re.compile(
-    r"^(?:(?:van|von|de|der|den|da|di|del|la|le)\s+)*(?:[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z]+)"  # Family, G. / Given
+    r"^(?:(?:van|von|de|der|den|da|di|del|la|le)\s+)*"  # particles: "van der Walt, S."
+    r"(?:[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z]+)"  # Family, G. / Given
     r"|[A-Z]\.(?:\s?[A-Z]\.)*\s[A-Z][\w'’\-]+"  # G. G. Family
     r"|[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.\s])"  # Family GG
 )

@@ -5,6 +5,7 @@ give back exactly the entries, whole and in order."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,58 +61,75 @@ def _wrap(text: str, width: float, font: str = "helv") -> list[str]:
     return [*lines, current]
 
 
+@dataclass
+class _Cursor:
+    """Where the next line goes."""
+
+    document: Any
+    spec: dict[str, Any]
+    page: Any = None
+    column: int = 0
+    y: float = 0.0
+    line: int = 0
+
+    @property
+    def columns(self) -> int:
+        return 2 if self.spec["two_columns"] else 1
+
+    @property
+    def column_width(self) -> float:
+        return (_WIDTH - 2 * _MARGIN - _GUTTER * (self.columns - 1)) / self.columns
+
+    def new_page(self) -> None:
+        self.page = self.document.new_page(width=_WIDTH, height=_HEIGHT)
+        self.column, self.y = 0, _MARGIN + 20
+        if self.spec["furniture"]:
+            self.page.insert_text((_MARGIN, 35), "Journal of Tests 12 (2024) 1-20", fontsize=8)
+            number = str(self.document.page_count)
+            self.page.insert_text((_WIDTH / 2 - 5, _HEIGHT - 30), number, fontsize=8)
+
+    def put(self, text: str, x_offset: float, font: str = "helv", size: float = _SIZE) -> None:
+        if self.y > _HEIGHT - _MARGIN - 20:
+            if self.column + 1 < self.columns:
+                self.column, self.y = self.column + 1, _MARGIN + 20
+            else:
+                self.new_page()
+        x = _MARGIN + self.column * (self.column_width + _GUTTER)
+        self.page.insert_text((x + x_offset, self.y), text, fontname=font, fontsize=size)
+        if self.spec["line_numbers"] and self.column == 0:
+            self.line += 1
+            self.page.insert_text((20, self.y), str(self.line), fontsize=7)
+        self.y += _LEADING
+
+
+_WIDTH, _HEIGHT, _MARGIN, _GUTTER = 595.0, 842.0, 60.0, 20.0
+
+
 def typeset(spec: dict[str, Any], path: Path) -> None:
     """Write the PDF that `spec` describes."""
     document = pymupdf.open()
-    width, height, margin = 595.0, 842.0, 60.0
-    gutter = 20.0
-    columns = 2 if spec["two_columns"] else 1
-    column_width = (width - 2 * margin - gutter * (columns - 1)) / columns
-    state = {"page": None, "column": 0, "y": 0.0, "line": 0}
-
-    def new_page() -> None:
-        page = document.new_page(width=width, height=height)
-        state.update(page=page, column=0, y=margin + 20)
-        if spec["furniture"]:
-            page.insert_text((margin, 35), "Journal of Tests 12 (2024) 1–20", fontsize=8)
-            page.insert_text((width / 2 - 5, height - 30), str(document.page_count), fontsize=8)
-
-    def put(text: str, x_offset: float, font: str = "helv", size: float = _SIZE) -> None:
-        if state["y"] > height - margin - 20:
-            if state["column"] + 1 < columns:
-                state.update(column=state["column"] + 1, y=margin + 20)
-            else:
-                new_page()
-        x = margin + state["column"] * (column_width + gutter)
-        page = state["page"]
-        page.insert_text((x + x_offset, state["y"]), text, fontname=font, fontsize=size)
-        if spec["line_numbers"] and state["column"] == 0:
-            state["line"] += 1
-            page.insert_text((20, state["y"]), str(state["line"]), fontsize=7)
-        state["y"] += _LEADING
-
-    new_page()
+    cursor = _Cursor(document, spec)
+    cursor.new_page()
     for sentence in ["Body text of the paper, citing [1] and others.", "More prose here."]:
-        put(sentence, 0)
-    state["y"] += 8
-    put("References", 0, font="hebo", size=12)
+        cursor.put(sentence, 0)
+    cursor.y += 8
+    cursor.put("References", 0, font="hebo", size=12)
+    width = cursor.column_width
     for number, text in enumerate(spec["entries"], 1):
         if spec["numbered"]:
-            lines = _wrap(text, column_width - 22)
-            put(f"[{number}]", 0)
-            state["y"] -= _LEADING  # the label shares the first line's baseline
-            for line in lines:
-                put(line, 22)
+            cursor.put(f"[{number}]", 0)
+            cursor.y -= _LEADING  # the label shares the first line's baseline
+            for line in _wrap(text, width - 22):
+                cursor.put(line, 22)
         else:
-            first, *rest = _wrap(text, column_width)
-            rest = _wrap(" ".join(rest), column_width - 12) if rest else []
-            put(first, 0)
-            for line in rest:
-                put(line, 12)
+            first, *rest = _wrap(text, width)
+            cursor.put(first, 0)
+            for line in _wrap(" ".join(rest), width - 12) if rest else []:
+                cursor.put(line, 12)
     if spec["appendix"]:
-        state["y"] += 10
-        put("Appendix A. Proofs", 0, font="hebo", size=12)
-        put("Lemma 1 (2019). Every bounded sequence has a convergent subsequence.", 0)
+        cursor.y += 10
+        cursor.put("Appendix A. Proofs", 0, font="hebo", size=12)
+        cursor.put("Lemma 1 (2019). Every bounded sequence has a convergent subsequence.", 0)
     document.save(path)
     document.close()
 
