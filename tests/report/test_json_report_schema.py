@@ -29,7 +29,7 @@ from citecore.model import (
     Source,
 )
 from citecore.report.json_report import to_json_data
-from tests.paths import CASES, REPO
+from tests.paths import CASES, CORPUS, REPO
 from tests.report.test_reports_generated import TEXT, results
 
 SCHEMA = json.loads((REPO / "docs" / "report.schema.json").read_text(encoding="utf-8"))
@@ -111,3 +111,28 @@ def test_a_real_runs_report_validates(tmp_path: Path) -> None:
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["citations"] and report["findings"]
     assert _errors(report) == []
+
+
+def test_a_pdf_reference_list_report_validates_and_shows_each_entry(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pdf = CORPUS / "pdfs" / "he2016-deep-residual-learning-arXiv1512.03385.pdf"
+    assert main(["verify", str(pdf), "--offline", "-f", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert _errors(report) == []
+    first = report["references"][0]
+    assert first["text"].startswith("Y. Bengio, P. Simard, and P. Frasconi. Learning long-term")
+    assert first["entry"] == {
+        "authors": ["Bengio, Y."],
+        "year": 1994,
+        "title": "Learning long-term dependencies with gradient descent is difficult",
+    }
+    # Every finding about an entry read from a PDF says which entry: its printed text (the
+    # table folds it within its column).
+    for form, shown in (
+        ("sarif", "printed as “Y. Bengio, P. Simard, and P. Frasconi."),
+        ("markdown", "printed as “Y. Bengio, P. Simard, and P. Frasconi."),
+        ("table", "“Y. Bengio, P. Simard,"),
+    ):
+        assert main(["verify", str(pdf), "--offline", "-f", form]) == 0
+        assert shown in capsys.readouterr().out

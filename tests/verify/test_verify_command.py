@@ -186,7 +186,7 @@ def test_resume_refuses_a_file_it_did_not_write(
         (["verify", "{bib}", "--doi", "10.1/x"], "give bibliography files or --doi/--title/"),
         (["verify", "{missing}"], "missing.bib: no such file"),
         (["verify", "{bib}", "{bib}", "-f", "bibtex"], "-f bibtex needs exactly one .bib file"),
-        (["verify", "{text}", "-f", "bibtex"], "-f bibtex needs exactly one .bib file"),
+        (["verify", "{csl}", "-f", "bibtex"], "-f bibtex needs exactly one .bib file"),
     ],
 )
 def test_verify_usage_errors_are_one_line_and_exit_2(
@@ -194,8 +194,8 @@ def test_verify_usage_errors_are_one_line_and_exit_2(
 ) -> None:
     bib = tmp_path / "refs.bib"
     bib.write_text("@book{k, title = {A Book}, author = {Doe, Jane}, year = 1999}\n")
-    (tmp_path / "refs.txt").write_text("[1] J. Doe. A Book. 1999.\n")
-    paths = {"{bib}": bib, "{missing}": tmp_path / "missing.bib", "{text}": tmp_path / "refs.txt"}
+    (tmp_path / "refs.json").write_text('[{"id": "k", "title": "A Book"}]\n')
+    paths = {"{bib}": bib, "{missing}": tmp_path / "missing.bib", "{csl}": tmp_path / "refs.json"}
     argv = [str(paths.get(a, a)) for a in args]
     assert main([*argv, "--offline"]) == 2
     err = capsys.readouterr().err
@@ -225,3 +225,18 @@ def test_a_report_written_to_a_file_leaves_stdout_empty(
     report = out.read_text()
     assert "Documents:" not in report and "citations of" not in report
     assert "- **1** bibliography entries" in report and "1 verified" in report
+
+
+def test_bibtex_from_a_text_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    refs = tmp_path / "refs.txt"
+    refs.write_text(
+        "References\n\n[1] J. Doe, A. Roe, and B. Poe. A book nobody indexed. Press, 1999.\n"
+        "[2] R. Roe. Two & more. https://doi.org/10.1000/x1, 2001.\n"
+    )
+    assert main(["verify", str(refs), "-f", "bibtex", "--offline"]) == 0
+    out = capsys.readouterr().out
+    assert "% J. Doe, A. Roe, and B. Poe. A book nobody indexed. Press, 1999.\n" in out
+    assert "@misc{refs:ref1-doe1999,\n  cite_check = {unverifiable}," in out
+    assert "  author = {Doe, J. and others}," in out
+    assert "  title = {Two \\& more}," in out  # LaTeX-safe text
+    assert "  doi = {10.1000/x1}" in out
