@@ -33,7 +33,7 @@ _FAMILY = (
 )
 _INITIALS = rf"{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}\.)*"
 _SEPARATOR = r"(?:,?\s*(?:&|and)\s+|,\s*(?:(?:\.\.\.|…)\s*)?|;\s*)"
-_ET_AL = r"(?:,?\s*(?:et\s+al\.?|\.\.\.|…))"
+_ET_AL = r"(?:,?\s*(?:et\s+al\.?|\.\.\.|…)|[,;]\s*others\b\.?)"
 
 # Each author-list form: one name, as a pattern; a list is names joined by separators. A family
 # name before ", G." may be several words ("Adams Redai, J.", "van der Walt, S."), never a
@@ -48,7 +48,10 @@ _FORMS = {
     # Andrews, M. / Tiana Roig, E. / Walt, S. van der
     "family_initials": rf"{_LOOSE_FAMILY},\s*{_LOOSE_INITIALS}(?:\s+{_PARTICLE})*",
     # Andrews M / Tiana Roig E / Absil P-A / Pagani C do
-    "family_letters": rf"{_LOOSE_FAMILY}\s+[A-Z]{{1,4}}(?:-[A-Z])?\.?(?=[,.\s])(?:\s+{_PARTICLE})*",
+    "family_letters": (
+        rf"{_LOOSE_FAMILY}\s+(?:[A-Z]{{1,4}}|[A-Z]\.(?:\s?[A-Z]\.){{0,3}})(?:-[A-Z])?\.?(?=[,.\s])"
+        rf"(?:\s+{_PARTICLE})*"
+    ),
     "initials_family": rf"{_INITIALS}\s*{_FAMILY}",  # M. Andrews / S. J. van der Walt
 }
 
@@ -167,6 +170,16 @@ def _not_an_end(before: str, after: str) -> bool:
     return bool(re.search(r"(?:\b|-)[IVX]{1,4}$", before) or re.match(r"Part\s", after))
 
 
+def _subtitle_follows(after: str) -> bool:
+    """Whether what follows a title's "?" or "!" is more of the title: a parenthesis, a dash,
+    or a long phrase without figures ("… Shoreline? A Water-rich Atmosphere or …"); a venue
+    is short or comes with its volume and year."""
+    if re.match(r"[(–—-]", after):
+        return True
+    phrase = re.split(r"\.\s|[,;:]\s", after, maxsplit=1)[0]
+    return len(phrase.split()) >= 6 and not re.search(r"\d", phrase)
+
+
 def _first_sentence(text: str) -> str:
     """The text up to its first sentence end: a period, outside brackets, after a word that is
     not a common abbreviation ("?" and "!" are kept, they belong to the title)."""
@@ -179,7 +192,7 @@ def _first_sentence(text: str) -> str:
         elif char in ".?!" and depth == 0 and (index + 1 == len(text) or text[index + 1] == " "):
             before, after = text[:index], text[index + 1 :].lstrip()
             if (char == "." and _not_an_end(before, after)) or (
-                char != "." and after.startswith("(")
+                char != "." and _subtitle_follows(after)
             ):
                 continue  # "Damn You, Little h! (Or, Real-World …)" goes on
             return text[: index + 1] if char in "?!" else before
@@ -188,6 +201,7 @@ def _first_sentence(text: str) -> str:
 
 _TRAILERS = re.compile(
     r"(?:,\s*(?:\d+(?:st|nd|rd|th)?|vol\.?\s*\d+)$"  # IEEE: "…, 2nd ed." / "…, vol. 84."
+    r"|,\s*(?:1[5-9]|20)\d\d$"  # a year run on: "Java-Adaptive-Resonance-Theory, 2018"
     # Volume and pages run on where no journal name was printed: "… WASP-17b 956, L29".
     r"|\s+\d+(?:\s*\(\d+\))?,\s*[A-Za-z]?\d+(?:[–-][A-Za-z]?\d+)?$"
     r"|(?:\s*(?:\[[^\]]*\]|\((?i:[^()]*\b(?:ed|eds|edn|edition|version|vol|pp)\b[^()]*)\)))+$)"
@@ -212,8 +226,8 @@ def _title_after(text: str) -> tuple[str, int]:
     sentence = _first_sentence(rest)
     # Where a venue follows the title without a capital: "… normalization. arXiv preprint …".
     sentence = re.split(r"[.,]\s+(?:arXiv|[Ii]n:?\s|CoRR|Proc\.|Proceedings)", sentence)[0]
-    # ACS books: "Title; Publisher, 1959."
-    sentence = re.sub(r";\s[^;.]*,\s*(?:1[5-9]|20)\d\d\b.*$", "", sentence)
+    # ACS books and software: "Title; Publisher, 1959." / "Title; 2019." ("; Part I" is title)
+    sentence = re.sub(r";\s(?!Part\b)[^()\[\]]*$", "", sentence)
     return _clean_title(sentence), text_start + len(sentence)
 
 
