@@ -115,7 +115,11 @@ def _formal_list(text: str) -> _Authors | None:
             continue
         complete = not re.search(_ET_AL, listing.group(0))
         end = listing.end()
-        if form == "family_initials" and re.match(r",\s*(?:and\s+)?[^\W\d_]", text[end:]):
+        rest = text[end:]
+        goes_on = re.match(r",\s*(?:and\s+)?[^\W\d_]", rest) or re.match(
+            rf"\s*{_CAPITAL}[\w'’-]*(?:\s{_CAPITAL}[\w'’-]*)?,\s+(?:and|&)\s", rest
+        )  # "…, E.-J. Lee, and Li Lee. 2001.": the initials belonged to the next name
+        if form == "family_initials" and goes_on:
             # Chicago/MLA: "Smith, E.-J., Li Smith, and María Nguyen. 1974." – the others
             # are in natural order with given names: the list runs to its sentence end.
             sentence_end = _SENTENCE_END.search(text, end)
@@ -174,8 +178,13 @@ def _subtitle_follows(after: str) -> bool:
     """Whether what follows a title's "?" or "!" is more of the title: a parenthesis, a dash,
     or a long phrase without figures ("… Shoreline? A Water-rich Atmosphere or …"); a venue
     is short or comes with its volume and year."""
-    if re.match(r"[(–—-]", after):
+    parenthesis = re.match(r"\(([^)]*)\)", after)
+    if parenthesis:  # "(Or, Real-World …)" is title; "(Springer, 1987)" is the imprint
+        return not re.search(r"\b(?:1[5-9]|20)\d\d\b", parenthesis.group(1))
+    if re.match(r"[–—-]", after):
         return True
+    if re.match(r"(?:In\b|Proc|Journal|J\.|Trans|Annals|Advances|IEEE|ACM|arXiv)", after):
+        return False
     phrase = re.split(r"\.\s|[,;:]\s", after, maxsplit=1)[0]
     return len(phrase.split()) >= 6 and not re.search(r"\d", phrase)
 
