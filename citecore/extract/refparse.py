@@ -244,6 +244,8 @@ def _late_year(text: str) -> int | None:
     """The publication year of a numbered-style entry: the first year after the title, outside
     URLs and identifiers."""
     bare = _URL.sub(" ", DOI.sub(" ", text))
+    # Pages, issues and article numbers look like years: "p. 1834", "no. 1995", "4(40), 1541".
+    bare = re.sub(r"\b(?:pp?|no|vol|art|ch|sec|nr)\.\s*[A-Za-z]?\d+|\(\d+\),\s*\d+", " ", bare)
     found = YEAR.search(bare)
     return int(found.group(1)) if found else None
 
