@@ -53,11 +53,20 @@ def _section(lines: Sequence[PdfLine]) -> list[PdfLine]:
 
 
 def _margins(lines: Sequence[PdfLine]) -> dict[tuple[int, int], float]:
-    """The left edge of the list on each page and column."""
-    margins: dict[tuple[int, int], float] = {}
+    """The left edge of the list in each page's column: the column's edge over all pages (a
+    column that holds only the indented tail of an entry still has its edge elsewhere), or the
+    page's own where the page sets the column elsewhere (a first page, a narrower page)."""
+    edges: dict[int, float] = {}
+    starts: dict[tuple[int, int], set[int]] = {}
     for line in lines:
-        key = (line.page, line.column)
-        margins[key] = min(margins.get(key, line.x0), line.x0)
+        edges[line.column] = min(edges.get(line.column, line.x0), line.x0)
+        starts.setdefault((line.page, line.column), set()).add(round(line.x0))
+    margins = {}
+    for key, xs in starts.items():
+        own, edge = min(xs), edges[key[1]]
+        # One x only: nothing on this page tells flush from indented; trust the other pages.
+        single = max(xs) - own <= 2
+        margins[key] = edge if single or own - edge <= 15 else float(own)
     return margins
 
 
@@ -70,9 +79,31 @@ def _indent_starts(lines: Sequence[PdfLine]) -> list[int]:
     indented = [offset > 4.0 for offset in offsets]
     if not any(indented) or not any(flush):
         return []
-    if flush[0]:
-        return [i for i, is_flush in enumerate(flush) if is_flush]
-    return [i for i, is_indented in enumerate(indented) if is_indented]
+    marks = flush if flush[0] else indented
+    # A column whose lines all start at one x (it holds only the tail of an entry, or only
+    # one-line entries) cannot tell flush from indented: there a line opens an entry only
+    # after a line that ends one (a sentence, a link).
+    xs: dict[tuple[int, int], set[int]] = {}
+    for line in lines:
+        xs.setdefault((line.page, line.column), set()).add(round(line.x0))
+    return [
+        i
+        for i, marked in enumerate(marks)
+        if marked
+        and (
+            i == 0
+            or max(xs[(lines[i].page, lines[i].column)]) - min(xs[(lines[i].page, lines[i].column)])
+            > 2
+            or _ends_entry(lines[i - 1].text)
+        )
+    ]
+
+
+def _ends_entry(text: str) -> bool:
+    return bool(re.search(r"[.)]$", text) or _URL_END.search(text))
+
+
+_URL_END = re.compile(r"(?:https?://|www\.|doi:|\b10\.\d{4,9}/)\S*$", re.IGNORECASE)
 
 
 def _gap_starts(lines: Sequence[PdfLine]) -> list[int]:
