@@ -17,7 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citecore.extract.pdf_lines import PdfLine
-from citecore.extract.reflist_text import HEADING, NUMBERED, has_marker, join_lines, numbered_starts
+from citecore.extract.reflist_text import (
+    HEADING,
+    NUMBERED,
+    ends_entry,
+    has_marker,
+    join_lines,
+    numbered_starts,
+    opens_entry,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,16 +102,9 @@ def _indent_starts(lines: Sequence[PdfLine]) -> list[int]:
             i == 0
             or max(xs[(lines[i].page, lines[i].column)]) - min(xs[(lines[i].page, lines[i].column)])
             > 2
-            or _ends_entry(lines[i - 1].text)
+            or ends_entry(lines[i - 1].text)
         )
     ]
-
-
-def _ends_entry(text: str) -> bool:
-    return bool(re.search(r"[.)]$", text) or _URL_END.search(text))
-
-
-_URL_END = re.compile(r"(?:https?://|www\.|doi:|\b10\.\d{4,9}/)\S*$", re.IGNORECASE)
 
 
 def _gap_starts(lines: Sequence[PdfLine]) -> list[int]:
@@ -125,27 +126,15 @@ def _gap_starts(lines: Sequence[PdfLine]) -> list[int]:
         i
         for i in range(1, len(lines))
         if (lines[i].page, lines[i].column) != (lines[i - 1].page, lines[i - 1].column)
-        and _opens_entry(lines[i - 1].text, lines[i].text)
+        and opens_entry(lines[i - 1].text, lines[i].text)
     ]
     return sorted({0, *wide, *breaks})
-
-
-_NAME_OPENING = re.compile(
-    r"^(?:(?:van|von|de|der|den|da|di|del|la|le)\s+)*"  # particles: "van der Walt, S."
-    r"(?:[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z]+)"  # Family, G. / Given
-    r"|[A-Z]\.(?:\s?[A-Z]\.)*\s[A-Z][\w'’\-]+"  # G. G. Family
-    r"|[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.\s])"  # Family GG
-)
 
 
 def _sentence_starts(lines: Sequence[PdfLine]) -> list[int]:
     """Entry starts where a line ends a sentence and the next opens like a list of names: the
     last resort for lists set flush, unnumbered and without spacing."""
-    return [0] + [i for i in range(1, len(lines)) if _opens_entry(lines[i - 1].text, lines[i].text)]
-
-
-def _opens_entry(previous: str, line: str) -> bool:
-    return bool(re.search(r"[.)]$", previous) and _NAME_OPENING.match(line))
+    return [0] + [i for i in range(1, len(lines)) if opens_entry(lines[i - 1].text, lines[i].text)]
 
 
 def _entry_starts(lines: Sequence[PdfLine]) -> list[int]:

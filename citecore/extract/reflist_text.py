@@ -6,6 +6,7 @@ References/Bibliography heading.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -79,6 +80,28 @@ def join_lines(texts: Sequence[str]) -> str:
     return joined
 
 
+_NAME_OPENING = re.compile(
+    r"^(?:(?:van|von|de|der|den|da|di|del|la|le)\s+)*"  # particles: "van der Walt, S."
+    r"(?:[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z]+)"  # Family, G. / Given
+    r"|[A-Z]\.(?:\s?[A-Z]\.)*\s[A-Z][\w'’\-]+"  # G. G. Family
+    r"|[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.\s])"  # Family GG
+)
+
+
+def opens_entry(previous: str, line: str) -> bool:
+    """Whether `line` opens a new entry after `previous`: the one ends an entry, the other
+    starts like a list of names."""
+    return bool(ends_entry(previous) and _NAME_OPENING.match(line))
+
+
+def ends_entry(text: str) -> bool:
+    """Whether a line can end an entry: a sentence end or a link."""
+    return bool(re.search(r"[.)]$", text) or _URL_END.search(text))
+
+
+_URL_END = re.compile(r"(?:https?://|www\.|doi:|\b10\.\d{4,9}/)\S*$", re.IGNORECASE)
+
+
 def split_references(text: str) -> list[ListedReference]:
     """The entries of a reference list, each joined onto one line."""
     lines = text.splitlines()
@@ -100,7 +123,7 @@ def split_references(text: str) -> list[ListedReference]:
                     first = index
                 current.append(line)
             elif current:
-                blocks.append((first, current))
+                blocks += _entries_in(first, current)
                 current = []
     entries = []
     for start, body in blocks:
@@ -108,6 +131,20 @@ def split_references(text: str) -> list[ListedReference]:
         if has_marker(joined):
             entries.append(ListedReference(" ".join(joined.split()), start + 1))
     return entries
+
+
+def _entries_in(start: int, body: list[str]) -> list[tuple[int, list[str]]]:
+    """A paragraph split where a new entry opens: at lines set flush where the others are
+    indented (a hanging indent kept in text), else at a line that opens like a name list after
+    one that ends an entry. A paragraph of one entry comes back whole."""
+    indents = [len(line) - len(line.lstrip()) for line in body]
+    if indents[0] == 0 and any(indents):
+        cuts = [i for i, indent in enumerate(indents) if indent == 0]
+    else:
+        following = range(1, len(body))
+        cuts = [0] + [i for i in following if opens_entry(body[i - 1], body[i].strip())]
+    bounds = [*cuts, len(body)]
+    return [(start + a, body[a:b]) for a, b in itertools.pairwise(bounds)]
 
 
 def reference_section(text: str) -> tuple[str, int]:
