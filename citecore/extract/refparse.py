@@ -142,6 +142,8 @@ def _plain_list(text: str) -> _Authors | None:
     if not end or end.start() > 400:
         return None
     segment = text[: end.start()]
+    if _looks_corporate(segment.strip()):
+        return _Authors(end.end(), Person(family=segment.strip(), is_organization=True), True)
     first = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", segment, maxsplit=1)[0].strip()
     if not first or len(first.split()) > 6:
         return None
@@ -150,6 +152,38 @@ def _plain_list(text: str) -> _Authors | None:
     words = first.split()
     complete = "et al" not in segment and "…" not in segment
     return _Authors(end.end(), _person(first, "plain") if words else None, complete)
+
+
+_CORPORATE_WORD = re.compile(
+    r"\b(?:Team|Group|Department|Dept|Organi[sz]ation|Commission|Bureau|Library|Foundation|"
+    r"Institute|Association|Society|Consortium|Collaboration|Inc|Ltd|LLC|GmbH|University|"
+    r"Agency|Office|Council|Committee|Ministry|Centre|Center|Board|Repository|Project|"
+    r"Corporation|Company|Network|Program(?:me)?|Service|Administration|Authority|Bank)\b"
+)
+# An author–year date early in an entry: "… (2020)" or "…. 2020."
+_EARLY_DATE = re.compile(r"\s*\(\s*(?:1[5-9]|20)\d\d[a-z]?\s*[),]|\.\s(?:1[5-9]|20)\d\d[a-z]?\.")
+
+
+def _corporate_author(text: str) -> _Authors | None:
+    """An organisation standing as the author before an author–year date ("R Core Team
+    (2020)", "U.S. Department of Commerce. 2021.", "OECD (2023)"): no comma-separated names,
+    and a word organisations use, an acronym, or too many words for one person's name."""
+    date = _EARLY_DATE.search(text, 0, 160)
+    if not date:
+        return None
+    segment = text[: date.start()].strip().rstrip(".")
+    if not _looks_corporate(segment):
+        return None
+    return _Authors(date.start(), Person(family=segment, is_organization=True), True)
+
+
+def _looks_corporate(segment: str) -> bool:
+    """One name, not a list (no comma but ", Inc."), not a sentence and a title run together
+    ("World Bank Group. World development …"), that an organisation would bear."""
+    if not segment or re.search(r",(?!\s*(?:Inc|Ltd|LLC)\b)|[^\W\d_]{2}\.\s", segment):
+        return False
+    acronym = re.fullmatch(r"[A-Z]{2,}(?:\s[A-Z]{2,})*", segment)
+    return bool(acronym or _CORPORATE_WORD.search(segment) or len(segment.split()) >= 4)
 
 
 _DATE_AFTER_AUTHORS = re.compile(
@@ -211,6 +245,7 @@ def _first_sentence(text: str) -> str:
 _TRAILERS = re.compile(
     r"(?:,\s*(?:\d+(?:st|nd|rd|th)?|vol\.?\s*\d+)$"  # IEEE: "…, 2nd ed." / "…, vol. 84."
     r"|,\s*(?:1[5-9]|20)\d\d$"  # a year run on: "Java-Adaptive-Resonance-Theory, 2018"
+    r"|\s*\([^()]*\b(?:1[5-9]|20)\d\d\)$"  # Nature's imprint: "… of Data (2020)"
     # Volume and pages run on where no journal name was printed: "… WASP-17b 956, L29".
     r"|\s+\d+(?:\s*\(\d+\))?,\s*[A-Za-z]?\d+(?:[–-][A-Za-z]?\d+)?$"
     r"|(?:\s*(?:\[[^\]]*\]|\((?i:[^()]*\b(?:ed|eds|edn|edition|version|vol|pp)\b[^()]*)\)))+$)"
@@ -260,7 +295,7 @@ def parse_reference_text(text: str, key: str, location: SourceLocation) -> Refer
         if url_match and "doi.org" not in url_match.group(0)
         else ""
     )
-    authors = _formal_list(text) or _plain_list(text)
+    authors = _formal_list(text) or _corporate_author(text) or _plain_list(text)
     after_authors = text[authors.end :] if authors else text
     title, year = "", None
     date = _DATE_AFTER_AUTHORS.match(after_authors)

@@ -71,3 +71,42 @@ def test_reference_sections_of_real_pdfs(
     assert len(refs) >= at_least
     first = refs[0]
     assert (first.title, first.authors[0].family, first.year) == expected
+
+
+@pytest.mark.parametrize(
+    ("printed", "author", "organization", "year", "title"),
+    [
+        (
+            "R Core Team. (2020). R: A language and environment for statistical computing. "
+            "R Foundation for Statistical Computing. https://www.R-project.org/",
+            "R Core Team", True, 2020, "R: A language and environment for statistical computing",
+        ),
+        (
+            "World Bank Group (2023) World development indicators. Available at: https://x.org/",
+            "World Bank Group", True, 2023, "World development indicators",
+        ),
+        (
+            "OECD (2021) Education at a glance 2021: OECD indicators. Paris: OECD Publishing.",
+            "OECD", True, 2021, "Education at a glance 2021: OECD indicators",
+        ),
+        (
+            "U.S. Department of Commerce. Non-Fiscal Surveys of the Common Core of Data (2020).",
+            "U.S. Department of Commerce", True, 2020, "Non-Fiscal Surveys of the Common Core of Data",
+        ),
+        (
+            "Yoshua Bengio. 2009. Learning deep architectures for AI. Now Publishers.",
+            "Bengio", False, 2009, "Learning deep architectures for AI",
+        ),
+        (
+            "Walt, Stéfan van der, and Li Smith. 2011. “The NumPy Array.” Computing in Science 13.",
+            "Walt", False, 2011, "The NumPy Array",
+        ),
+    ],
+)  # fmt: skip
+def test_authors_as_a_librarian_reads_them(
+    printed: str, author: str, organization: bool, year: int, title: str
+) -> None:
+    (reference,) = references_from_text(printed, "refs.txt")
+    first = reference.authors[0]
+    assert (first.family, first.is_organization) == (author, organization)
+    assert (reference.year, reference.title) == (year, title)
