@@ -91,7 +91,8 @@ def test_reference_sections_of_real_pdfs(
         ),
         (
             "U.S. Department of Commerce. Non-Fiscal Surveys of the Common Core of Data (2020).",
-            "U.S. Department of Commerce", True, 2020, "Non-Fiscal Surveys of the Common Core of Data",
+            "U.S. Department of Commerce", True, 2020,
+            "Non-Fiscal Surveys of the Common Core of Data",
         ),
         (
             "Yoshua Bengio. 2009. Learning deep architectures for AI. Now Publishers.",
