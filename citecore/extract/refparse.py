@@ -161,7 +161,9 @@ _CORPORATE_WORD = re.compile(
     r"Corporation|Company|Network|Program(?:me)?|Service|Administration|Authority|Bank)\b"
 )
 # An author–year date early in an entry: "… (2020)" or "…. 2020."
-_EARLY_DATE = re.compile(r"\s*\(\s*(?:1[5-9]|20)\d\d[a-z]?\s*[),]|\.\s(?:1[5-9]|20)\d\d[a-z]?\.")
+_EARLY_DATE = re.compile(
+    r"\s*\(\s*(?:1[5-9]|20)\d\d[a-z]?\s*[),]|[.,]\s(?:1[5-9]|20)\d\d[a-z]?\."  # (2020) . 2020. , 2020.
+)
 
 
 def _corporate_author(text: str) -> _Authors | None:
@@ -248,7 +250,7 @@ _TRAILERS = re.compile(
     r"|\s*\([^()]*\b(?:1[5-9]|20)\d\d\)$"  # Nature's imprint: "… of Data (2020)"
     # Volume and pages run on where no journal name was printed: "… WASP-17b 956, L29".
     r"|\s+\d+(?:\s*\(\d+\))?,\s*[A-Za-z]?\d+(?:[–-][A-Za-z]?\d+)?$"
-    r"|(?:\s*(?:\[[^\]]*\]|\((?i:[^()]*\b(?:ed|eds|edn|edition|version|vol|pp)\b[^()]*)\)))+$)"
+    r"|(?:\s*(?:\[[^\]]*\]|\((?i:[^()]*\b(?:ed|eds|edn|edition|version|vol|pp|thesis|dissertation)\b[^()]*)\)))+$)"
 )
 
 
