@@ -160,9 +160,9 @@ _CORPORATE_WORD = re.compile(
     r"Agency|Office|Council|Committee|Ministry|Centre|Center|Board|Repository|Project|"
     r"Corporation|Company|Network|Program(?:me)?|Service|Administration|Authority|Bank)\b"
 )
-# An author–year date early in an entry: "… (2020)" or "…. 2020."
+# An author–year date early in an entry: "… (2020)", "…. 2020." or "…, 2020."
 _EARLY_DATE = re.compile(
-    r"\s*\(\s*(?:1[5-9]|20)\d\d[a-z]?\s*[),]|[.,]\s(?:1[5-9]|20)\d\d[a-z]?\."  # (2020) . 2020. , 2020.
+    r"\s*\(\s*(?:1[5-9]|20)\d\d[a-z]?\s*[),]|[.,]\s(?:1[5-9]|20)\d\d[a-z]?\."
 )
 
 
