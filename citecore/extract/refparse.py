@@ -161,22 +161,24 @@ _CORPORATE_WORD = re.compile(
     r"Corporation|Company|Network|Program(?:me)?|Service|Administration|Authority|Bank)\b"
 )
 # An author–year date early in an entry: "… (2020)", "…. 2020." or "…, 2020."
-_EARLY_DATE = re.compile(
-    r"\s*\(\s*(?:1[5-9]|20)\d\d[a-z]?\s*[),]|[.,]\s(?:1[5-9]|20)\d\d[a-z]?\."
-)
+_EARLY_DATE = re.compile(r"\s*\(\s*(?:1[5-9]|20)\d\d[a-z]?\s*[),]|[.,]\s(?:1[5-9]|20)\d\d[a-z]?\.")
 
 
 def _corporate_author(text: str) -> _Authors | None:
     """An organisation standing as the author before an author–year date ("R Core Team
-    (2020)", "U.S. Department of Commerce. 2021.", "OECD (2023)"): no comma-separated names,
-    and a word organisations use, an acronym, or too many words for one person's name."""
+    (2020)", "U.S. Department of Commerce. 2021.", "OECD (2023)") or, in numbered styles,
+    before the first comma ("R Core Team, R: A language …"): one name that organisations
+    bear (see `_looks_corporate`)."""
     date = _EARLY_DATE.search(text, 0, 160)
-    if not date:
-        return None
-    segment = text[: date.start()].strip().rstrip(".")
+    # IEEE: "World Bank Group, “World development indicators,” 2023."
+    comma = re.match(r"([^,“\"]{2,80}?)(?:\s+et al\.?)?,\s", text)
+    end = date.start() if date else comma.end() if comma else 0
+    segment = (text[: date.start()] if date else comma.group(1) if comma else "").strip()
+    segment = re.sub(r"\s+et al\.?$", "", segment.rstrip("."))
     if not _looks_corporate(segment):
         return None
-    return _Authors(date.start(), Person(family=segment, is_organization=True), True)
+    complete = not re.match(r"[^,]*\bet al\b", text[: end + 1])
+    return _Authors(end, Person(family=segment, is_organization=True), complete)
 
 
 def _looks_corporate(segment: str) -> bool:
