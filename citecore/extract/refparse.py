@@ -102,6 +102,11 @@ def _formal_list(text: str) -> _Authors | None:
         first = re.match(name, text)
         if not first:
             continue
+        if form == "family_letters" and re.match(
+            r"\s+[A-Z][\w'’-]+(?:,\s*(?:and\s+)?[A-Z]|\s+and\b|\.\s+(?:1[5-9]|20)\d\d)",
+            text[first.end() :],
+        ):
+            continue  # "Samuel R. Bowman, Gabor …", "Wilson L Taylor. 1953.": given names first
         other = name
         if form == "family_initials":
             other = rf"(?:{name}|{_FORMS['initials_family']})"
@@ -187,7 +192,11 @@ def _looks_corporate(segment: str) -> bool:
     if not segment or re.search(r",(?!\s*(?:Inc|Ltd|LLC)\b)|[^\W\d_]{2}\.\s", segment):
         return False
     acronym = re.fullmatch(r"[A-Z]{2,}(?:\s[A-Z]{2,})*", segment)
-    return bool(acronym or _CORPORATE_WORD.search(segment) or len(segment.split()) >= 4)
+    if acronym or _CORPORATE_WORD.search(segment):
+        return True
+    # Many words and none a person's: no initial, no "and" between two names.
+    personal = re.search(r"\b[A-Z]\b\.?|\s(?:and|&)\s", segment)
+    return len(segment.split()) >= 4 and not personal
 
 
 _DATE_AFTER_AUTHORS = re.compile(
