@@ -49,7 +49,7 @@ _FORMS = {
     "family_initials": rf"{_LOOSE_FAMILY},\s*{_LOOSE_INITIALS}(?:\s+{_PARTICLE})*",
     # Andrews M / Tiana Roig E / Absil P-A / Pagani C do
     "family_letters": (
-        rf"{_LOOSE_FAMILY}\s+(?:[A-Z]{{1,4}}|[A-Z]\.(?:\s?[A-Z]\.){{0,3}})(?:-[A-Z])?\.?(?=[,.\s])"
+        rf"{_LOOSE_FAMILY}\s+(?:[A-Z]\.(?:\s?[A-Z]\.){{0,3}}|[A-Z]{{1,4}})(?:-[A-Z])?\.?(?=[,.\s])"
         rf"(?:\s+{_PARTICLE})*"
     ),
     "initials_family": rf"{_INITIALS}\s*{_FAMILY}",  # M. Andrews / S. J. van der Walt
@@ -71,7 +71,8 @@ def _person(name: str, form: str) -> Person:
         family, given = (part.strip() for part in name.split(",", 1))
     elif form == "family_letters":
         name = re.sub(rf"(?:\s+{_PARTICLE})+$", "", name)
-        family, given = name.rsplit(None, 1)
+        split = re.match(r"(.+?)\s+((?:[A-Z]\.\s?)+|[A-Z]{1,4}(?:-[A-Z])?\.?)$", name)
+        family, given = (split.group(1), split.group(2).strip()) if split else (name, "")
     elif form == "initials_family":
         match = re.match(rf"({_INITIALS})\s*(.*)$", name)
         given, family = (match.group(1), match.group(2)) if match else ("", name)
@@ -103,7 +104,8 @@ def _formal_list(text: str) -> _Authors | None:
         if not first:
             continue
         if form == "family_letters" and re.match(
-            r"\s+[A-Z][\w'’-]+(?:,\s*(?:and\s+)?[A-Z]|\s+and\b|\.\s+(?:1[5-9]|20)\d\d)",
+            r"\s+[A-Z][\w'’-]+(?:,\s*(?:and\s+)?[A-Z]|\s+and\s+[A-Z][\w'’-]+\s+[A-Z]"
+            r"|\.\s+(?:1[5-9]|20)\d\d)",
             text[first.end() :],
         ):
             continue  # "Samuel R. Bowman, Gabor …", "Wilson L Taylor. 1953.": given names first
