@@ -220,7 +220,12 @@ def score(expected: Sequence[Expected], found: Sequence[Reference]) -> Score:
         best = exact.get(entry.key)
         best_score = 100.0 if best is not None else 0.0
         for candidate in unpaired if best is None else ():
-            similarity = fuzz.partial_ratio(target, normalized(candidate.text)) if target else 0.0
+            if target:
+                similarity = fuzz.partial_ratio(target, normalized(candidate.text))
+            else:  # an entry without a title: its first author and year in the printed text
+                printed = normalized(candidate.text)
+                author_there = normalized(entry.first_author) in printed[:80]
+                similarity = 100.0 if author_there and str(entry.year) in candidate.text else 0
             if similarity > best_score:
                 best, best_score = candidate, similarity
         if best is None or best_score < 90:

@@ -56,8 +56,10 @@ def _section(lines: Sequence[PdfLine]) -> list[PdfLine]:
         short = len(line.text.split()) <= 8
         larger = line.size > size + 0.9
         if short and (larger or (line.bold and _END_HEADING.match(line.text))):
-            return body[:index]
-    return body
+            body = body[:index]
+            break
+    # Smaller type inside the list is a footnote run on from the text above, not an entry.
+    return [line for line in body if line.size >= size - 1.2]
 
 
 def _margins(lines: Sequence[PdfLine]) -> dict[tuple[int, int], float]:
