@@ -24,7 +24,8 @@ from citecore.errors import InputError
 @dataclass(frozen=True, slots=True)
 class PdfLine:
     """One printed line: its text, page (1-based), column (0 left, 1 right), left and right
-    edges, top and bottom, font size and whether most of it is bold."""
+    edges, top and bottom, font size, whether most of it is bold, and the runs of it set in
+    italic (a reference's venue or book title) in the order they appear."""
 
     text: str
     page: int
@@ -35,6 +36,9 @@ class PdfLine:
     bottom: float
     size: float
     bold: bool
+    italic: tuple[str, ...] = ()
+    starts_italic: bool = False
+    ends_italic: bool = False
 
 
 @dataclass(slots=True)
@@ -46,6 +50,7 @@ class _Span:
     bottom: float
     size: float
     bold: bool
+    italic: bool = False
 
 
 def _spans(page_dict: dict[str, Any]) -> list[_Span]:
@@ -59,8 +64,11 @@ def _spans(page_dict: dict[str, Any]) -> list[_Span]:
                 if not text.strip():
                     continue
                 x0, top, x1, bottom = span["bbox"]
-                bold = bool(span.get("flags", 0) & 16) or "bold" in span.get("font", "").lower()
-                spans.append(_Span(text, x0, x1, top, bottom, span.get("size", 0.0), bold))
+                font = span.get("font", "").lower()
+                bold = bool(span.get("flags", 0) & 16) or "bold" in font
+                italic = bool(span.get("flags", 0) & 2) or "italic" in font or "oblique" in font
+                size = span.get("size", 0.0)
+                spans.append(_Span(text, x0, x1, top, bottom, size, bold, italic))
     return spans
 
 
@@ -118,6 +126,14 @@ def _line(row: list[_Span], page: int, column: int) -> PdfLine:
         previous = span
     body = max(row, key=lambda s: len(s.text.strip()))
     bold_chars = sum(len(s.text.strip()) for s in row if s.bold)
+    runs: list[list[str]] = []
+    for index, span in enumerate(row):
+        if span.italic and span.text.strip():
+            if index and row[index - 1].italic and runs:
+                runs[-1].append(span.text)
+            else:
+                runs.append([span.text])
+    worded = [s for s in row if s.text.strip()]
     return PdfLine(
         text=" ".join("".join(parts).split()),
         page=page,
@@ -128,6 +144,9 @@ def _line(row: list[_Span], page: int, column: int) -> PdfLine:
         bottom=max(s.bottom for s in row),
         size=round(body.size, 1),
         bold=bold_chars * 2 > sum(len(s.text.strip()) for s in row),
+        italic=tuple(" ".join("".join(run).split()) for run in runs),
+        starts_italic=bool(worded) and worded[0].italic,
+        ends_italic=bool(worded) and worded[-1].italic,
     )
 
 

@@ -30,10 +30,12 @@ from citecore.extract.reflist_text import (
 
 @dataclass(frozen=True, slots=True)
 class PdfEntry:
-    """One entry of a PDF reference list: its text on one line and the page it starts on."""
+    """One entry of a PDF reference list: its text on one line, the page it starts on, and the
+    runs of it set in italic (a journal or a book title; runs broken across lines joined)."""
 
     text: str
     page: int
+    italic: tuple[str, ...] = ()
 
 
 _END_HEADING = re.compile(
@@ -161,7 +163,22 @@ def pdf_entries(lines: Sequence[PdfLine]) -> list[PdfEntry]:
     entries = []
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(section)
-        text = NUMBERED.sub("", join_lines([line.text for line in section[start:end]]))
+        lines = section[start:end]
+        text = NUMBERED.sub("", join_lines([line.text for line in lines]))
         if has_marker(text):
-            entries.append(PdfEntry(" ".join(text.split()), section[start].page))
+            entries.append(PdfEntry(" ".join(text.split()), lines[0].page, _italic_runs(lines)))
     return entries
+
+
+def _italic_runs(lines: Sequence[PdfLine]) -> tuple[str, ...]:
+    """The italic runs of an entry's lines, a run that ends one line and starts the next
+    joined as the lines are."""
+    runs: list[list[str]] = []
+    for index, line in enumerate(lines):
+        for number, run in enumerate(line.italic):
+            follows = index and number == 0 and line.starts_italic and lines[index - 1].ends_italic
+            if follows and runs:
+                runs[-1].append(run)
+            else:
+                runs.append([run])
+    return tuple(join_lines(run) for run in runs)

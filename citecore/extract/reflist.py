@@ -59,5 +59,8 @@ def references_from_pdf(path: Path) -> list[Reference]:
     if not entries:
         return references_from_list_file("\n".join(line.text for line in lines), str(path))
     return with_readable_keys(
-        [parse_reference_text(entry.text, "", SourceLocation(str(path))) for entry in entries]
+        [
+            parse_reference_text(entry.text, "", SourceLocation(str(path)), entry.italic)
+            for entry in entries
+        ]
     )

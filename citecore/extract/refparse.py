@@ -12,6 +12,7 @@ never guessed: verification then says `unverifiable` rather than `mismatch`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citecore.identifiers import arxiv_in_text, normalize_doi
@@ -300,8 +301,31 @@ def _late_year(text: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def parse_reference_text(text: str, key: str, location: SourceLocation) -> Reference:
-    """A Reference from one printed entry; fields it cannot read stay empty."""
+def _title_by_italics(region: str, title: str, italic: Sequence[str]) -> str:
+    """The title as the typesetting shows it, where the entry came with its italic runs: an
+    italic run right where the title starts is the title (a book, a thesis); one that follows a
+    sentence end after the title is the venue, and the title runs up to it — through the
+    sentences titles have ("Stellar limb darkening. A new MPS-ATLAS library …"). Italic words
+    inside a title (a species, a program) follow no sentence end and change nothing."""
+    rest = region[len(region) - len(region.lstrip(" ,.:")) :]
+    for run in italic:
+        head = run[:16]
+        if len(head.strip()) < 3:
+            continue
+        if rest.startswith(head):
+            return _clean_title(run) or title
+        at = rest.find(head, max(len(title) - 1, 0))
+        before = rest[:at].rstrip() if at > 0 else ""
+        if before and re.search(r"[.?!]$", before) and len(before) >= len(title):
+            return _clean_title(before.rstrip(".")) or title
+    return title
+
+
+def parse_reference_text(
+    text: str, key: str, location: SourceLocation, italic: Sequence[str] = ()
+) -> Reference:
+    """A Reference from one printed entry; fields it cannot read stay empty. `italic` are the
+    entry's runs set in italic, when it came from a PDF (they show where a title ends)."""
     doi_match = DOI.search(text)
     doi = normalize_doi(doi_match.group(0)).rstrip(".,;)") if doi_match else ""
     url_match = _URL.search(text)
@@ -326,6 +350,7 @@ def parse_reference_text(text: str, key: str, location: SourceLocation) -> Refer
     else:
         title, title_end = _title_after(after_authors)
         after_title = after_authors[title_end:]
+        title = _title_by_italics(after_authors, title, italic)
     if authors and not title and date and authors.end < 300 and text[authors.end - 1] == ".":
         # "Title. (2018). Venue.": no author list, the title stands first (APA, Harvard).
         title, authors = _clean_title(text[: authors.end]), None
