@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from citecore.extract.pdf_lines import pdf_lines
 from citecore.extract.pdf_reflist import pdf_entries
+from citecore.extract.reflist import references_from_pdf
 from citecore.extract.reflist_text import join_lines
 
 _FAMILIES = ["Andrews", "Lüdecke", "Zhang", "van der Walt", "Kruschke", "Nguyen", "Smith"]
@@ -164,3 +165,48 @@ def test_lines_join_as_printed() -> None:
     assert join_lines(["https://example.org/a.", "Accessed 2020"]) == (
         "https://example.org/a. Accessed 2020"
     )
+
+
+def _line_of_runs(page: Any, y: float, runs: list[tuple[str, str]]) -> None:
+    x = _MARGIN
+    for text, font in runs:
+        page.insert_text((x, y), text, fontname=font, fontsize=_SIZE)
+        x += pymupdf.get_text_length(text, font, _SIZE)
+
+
+def test_italic_venues_and_book_titles_bound_the_title(tmp_path: Path) -> None:
+    """APA sets the journal (and a book's title) in italic: where a title has sentences of its
+    own, the italic venue after it is what ends it."""
+    document = pymupdf.open()
+    page = document.new_page(width=_WIDTH, height=_HEIGHT)
+    page.insert_text((_MARGIN, 80), "References", fontname="hebo", fontsize=12)
+    entries = [
+        [
+            ("Kostogryz, N. (2022). Stellar limb darkening. A new library for passbands. ", "helv"),
+            ("Astronomy & Astrophysics, 666", "heit"),
+            (", A60.", "helv"),
+        ],
+        [
+            ("Federer, W. T. (1955). ", "helv"),
+            ("Experimental design. Theory and application", "heit"),
+            (". Macmillan.", "helv"),
+        ],
+        [
+            ("Sankar, M. (2014). Vascular growth in ", "helv"),
+            ("Arabidopsis", "heit"),
+            (" hypocotyls. ", "helv"),
+            ("eLife, 3", "heit"),
+            (", e01567.", "helv"),
+        ],
+    ]
+    for number, runs in enumerate(entries):
+        _line_of_runs(page, 100 + number * 14, runs)
+    pdf = tmp_path / "italics.pdf"
+    document.save(pdf)
+    document.close()
+    titles = [r.title for r in references_from_pdf(pdf)]
+    assert titles == [
+        "Stellar limb darkening. A new library for passbands",
+        "Experimental design. Theory and application",
+        "Vascular growth in Arabidopsis hypocotyls",
+    ]
