@@ -23,7 +23,17 @@ from citecore.model import Person, Reference, SourceLocation
 YEAR = re.compile(r"(?<![\d./:–-])(1[5-9]\d\d|20\d\d)[a-z]?(?![\d–]|\.\d)")
 DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
-_QUOTED = re.compile(r"[“\"‘']([^”\"’]{3,}?)[”\"’](?=[\s,.;:]|$)")
+# A quoted title, closed by the mark that matches its opening one; inside single quotes an
+# apostrophe within a word ("cell’s") does not close it.
+_QUOTED = re.compile(
+    r"(?:“(?P<curly>[^”]{3,}?)”|\"(?P<straight>[^\"]{3,}?)\""
+    r"|‘(?P<single>(?:[^’]|’(?=[^\W\d_])){3,}?)’)(?=[\s,.;:?!]|$)"
+)
+
+
+def _quoted_body(match: re.Match[str]) -> str:
+    return match.group("curly") or match.group("straight") or match.group("single") or ""
+
 
 _LETTER = r"[^\W\d_]"
 _CAPITAL = r"[^\W\d_a-zß-ÿ]"  # a letter that is not ASCII or Latin-1 lower case
@@ -282,7 +292,7 @@ def _title_after(text: str) -> tuple[str, int]:
     rest = text[text_start:]
     quoted = _QUOTED.match(rest)
     if quoted:
-        return _clean_title(quoted.group(1)), text_start + quoted.end()
+        return _clean_title(_quoted_body(quoted)), text_start + quoted.end()
     sentence = _first_sentence(rest)
     # Where a venue follows the title without a capital: "… normalization. arXiv preprint …".
     sentence = re.split(r"[.,]\s+(?:arXiv|[Ii]n:?\s|CoRR|Proc\.|Proceedings)", sentence)[0]
@@ -346,7 +356,7 @@ def parse_reference_text(
     quoted = _QUOTED.search(text, authors.end if authors else 0)
     start = authors.end if authors else 0
     if quoted and (not authors or quoted.start() - start < 120):
-        title, after_title = _clean_title(quoted.group(1)), text[quoted.end() :]
+        title, after_title = _clean_title(_quoted_body(quoted)), text[quoted.end() :]
     else:
         title, title_end = _title_after(after_authors)
         after_title = after_authors[title_end:]
