@@ -359,6 +359,10 @@ def parse_reference_text(
         title, after_title = _clean_title(_quoted_body(quoted)), text[quoted.end() :]
     else:
         title, title_end = _title_after(after_authors)
+        more_names = re.search(r"\bet al\.\s+", title)
+        if more_names:  # the list went on past what was read of it: "…, Günther HM, et al. Title"
+            after_authors = after_authors[after_authors.index(title) + more_names.end() :]
+            title, title_end = _title_after(after_authors)
         after_title = after_authors[title_end:]
         title = _title_by_italics(after_authors, title, italic)
     if authors and not title and date and authors.end < 300 and text[authors.end - 1] == ".":
