@@ -211,7 +211,9 @@ def score(expected: Sequence[Expected], found: Sequence[Reference]) -> Score:
     # A reference whose title was read exactly is its entry's pair before any fuzzy pairing.
     exact = {}
     for entry in expected:
-        twin = next((c for c in unpaired if normalized(c.title) == normalized(entry.title)), None)
+        twins = [c for c in unpaired if normalized(c.title) == normalized(entry.title)]
+        # Titles equal up to punctuation: the one of the same year is the pair.
+        twin = next((c for c in twins if c.year == entry.year), twins[0] if twins else None)
         if twin is not None and entry.title:
             exact[entry.key] = twin
             unpaired.remove(twin)
