@@ -114,10 +114,13 @@ def _formal_list(text: str) -> _Authors | None:
         first = re.match(name, text)
         if not first:
             continue
-        if form == "family_letters" and re.match(
-            r"\s+[A-Z][\w'’-]+(?:,\s*(?:and\s+)?[A-Z]|\s+and\s+[A-Z][\w'’-]+\s+[A-Z]"
-            r"|\.\s+(?:1[5-9]|20)\d\d)",
-            text[first.end() :],
+        if (
+            form == "family_letters"
+            and re.match(
+                r"\s+[A-Z][\w'’-]+(?:,\s*(?:and\s+)?[A-Z]|\s+and\s+[A-Z][\w'’-]+\s+[A-Z]"
+                r"|\.\s+(?:1[5-9]|20)\d\d[a-z]?\.\s+\S)",  # ACL: "… Taylor. 1953. Title"
+                text[first.end() :],
+            )
         ):
             continue  # "Samuel R. Bowman, Gabor …", "Wilson L Taylor. 1953.": given names first
         other = name
