@@ -113,6 +113,19 @@ def _rows(spans: list[_Span]) -> list[list[_Span]]:
     return rows
 
 
+# TeX sets an accent as a spacing mark before its letter ("Lo¨ıc"); NFKC turns the mark into a
+# space and a combining one. Put it back on the letter: "Loïc".
+_DETACHED_ACCENT = re.compile(r"\s([\u0300-\u036f])\s?(ı|[^\W\d_])")
+
+
+def _attach_accents(text: str) -> str:
+    def attach(match: re.Match[str]) -> str:
+        letter = "i" if match.group(2) == "ı" else match.group(2)
+        return unicodedata.normalize("NFC", letter + match.group(1))
+
+    return _DETACHED_ACCENT.sub(attach, text)
+
+
 def _line(row: list[_Span], page: int, column: int) -> PdfLine:
     row.sort(key=lambda s: s.x0)
     parts: list[str] = []
@@ -135,7 +148,7 @@ def _line(row: list[_Span], page: int, column: int) -> PdfLine:
                 runs.append([span.text])
     worded = [s for s in row if s.text.strip()]
     return PdfLine(
-        text=" ".join("".join(parts).split()),
+        text=_attach_accents(" ".join("".join(parts).split())),
         page=page,
         column=column,
         x0=min(s.x0 for s in row),

@@ -210,3 +210,13 @@ def test_italic_venues_and_book_titles_bound_the_title(tmp_path: Path) -> None:
         "Experimental design. Theory and application",
         "Vascular growth in Arabidopsis hypocotyls",
     ]
+
+
+def test_accents_set_before_their_letter_are_put_back() -> None:
+    import unicodedata
+
+    from citecore.extract.pdf_lines import _attach_accents
+
+    printed = unicodedata.normalize("NFKC", "Lo\u00a8\u0131c Barrault and Jos\u00b4e Smith")
+    assert _attach_accents(printed) == "Loïc Barrault and José Smith"
+    assert _attach_accents("naïve and café") == "naïve and café"
