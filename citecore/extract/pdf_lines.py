@@ -143,7 +143,8 @@ def _line(row: list[_Span], page: int, column: int) -> PdfLine:
     for index, span in enumerate(row):
         if span.italic and span.text.strip():
             if index and row[index - 1].italic and runs:
-                runs[-1].append(span.text)
+                gap = span.x0 - row[index - 1].x1 > span.size * 0.2
+                runs[-1].append(" " + span.text if gap else span.text)
             else:
                 runs.append([span.text])
     worded = [s for s in row if s.text.strip()]
