@@ -39,7 +39,10 @@ def main() -> None:
         papers = [p for p in papers if p.name in args.papers.split(",")]
     styles = [s for s in STYLES if not args.styles or s.name in args.styles.split(",")]
     expected = {paper.name: expected_references(paper) for paper in papers}
-    print(f"{'style':<17} {'found':>11} {'extra':>5} {'title':>7} {'author':>7} {'year':>7}")
+    print(
+        f"{'style':<17} {'found':>11} {'extra':>5} {'title':>7} {'author':>7} {'year':>7}"
+        f" {'venues read/right':>18}"
+    )
     total = Score()
     started = time.perf_counter()
     for style in styles:
@@ -66,7 +69,8 @@ def _print_row(name: str, s: Score) -> None:
     print(
         f"{name:<17} {s.found:>4}/{s.expected:<4} {_percent(s.found, s.expected)} {s.extra:>5}"
         f" {_percent(s.title, s.expected)} {_percent(s.author, s.expected)}"
-        f" {_percent(s.year, s.expected)}"
+        f" {_percent(s.year, s.expected)} {s.venues_read:>6}/{s.venues_right:<5}"
+        f"{_percent(s.venues_right, s.venues_read)}"
     )
 
 

@@ -64,6 +64,7 @@ class Expected:
     title: str
     first_author: str
     year: int | None
+    venue: str = ""
 
 
 def _document(paper: Path) -> Path:
@@ -165,6 +166,7 @@ def expected_references(paper: Path) -> list[Expected]:
             _plain(str(items[key].get("title", ""))),
             _first_author(items[key]),
             _year(items[key]),
+            _plain(str(items[key].get("container-title", ""))),
         )
         for key in keys
         if key in items
@@ -190,6 +192,9 @@ class Score:
     title: int = 0
     author: int = 0
     year: int = 0
+    # Venues read, and of them those equal to the bibliography's (a wrong venue accuses).
+    venues_read: int = 0
+    venues_right: int = 0
     misses: list[str] = field(default_factory=list)
 
     def add(self, other: Score) -> None:
@@ -200,6 +205,8 @@ class Score:
         self.title += other.title
         self.author += other.author
         self.year += other.year
+        self.venues_read += other.venues_read
+        self.venues_right += other.venues_right
         self.misses += other.misses
 
 
@@ -249,6 +256,12 @@ def score(expected: Sequence[Expected], found: Sequence[Reference]) -> Score:
             result.author += 1
         else:
             result.misses.append(f"author {entry.key}: {family!r} ≠ {entry.first_author!r}")
+        if best.venue:
+            result.venues_read += 1
+            if normalized(best.venue) == normalized(entry.venue):
+                result.venues_right += 1
+            else:
+                result.misses.append(f"venue {entry.key}: {best.venue!r} ≠ {entry.venue!r}")
         if best.year == entry.year:
             result.year += 1
         else:

@@ -314,24 +314,47 @@ def _late_year(text: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def _title_by_italics(region: str, title: str, italic: Sequence[str]) -> str:
-    """The title as the typesetting shows it, where the entry came with its italic runs: an
-    italic run right where the title starts is the title (a book, a thesis); one that follows a
-    sentence end after the title is the venue, and the title runs up to it — through the
-    sentences titles have ("Stellar limb darkening. A new MPS-ATLAS library …"). Italic words
-    inside a title (a species, a program) follow no sentence end and change nothing."""
+def _title_by_italics(region: str, title: str, italic: Sequence[str]) -> tuple[str, str]:
+    """The title as the typesetting shows it, and the venue it shows, where the entry came with
+    its italic runs: an italic run right where the title starts is the title (a book, a
+    thesis); one that follows a sentence end after the title is the venue, and the title runs
+    up to it — through the sentences titles have ("Stellar limb darkening. A new MPS-ATLAS
+    library …"). Italic words inside a title (a species, a program) follow no sentence end and
+    change nothing."""
     rest = region[len(region) - len(region.lstrip(" ,.:")) :]
     for run in italic:
         head = run[:16]
         if len(head.strip()) < 3:
             continue
         if rest.startswith(head):
-            return _clean_title(run) or title
+            return _clean_title(run) or title, ""
         at = rest.find(head, max(len(title) - 1, 0))
         before = rest[:at].rstrip() if at > 0 else ""
         if before and re.search(r"[.?!]$", before) and len(before) >= len(title):
-            return _clean_title(before.rstrip(".")) or title
-    return title
+            return _clean_title(before.rstrip(".")) or title, _venue(run, rest[at + len(run) :])
+    return title, ""
+
+
+# What follows a journal or proceedings name: its volume, issue or pages ("*Nature* 521, 436",
+# "*J. Stat. Softw.*, vol. 80", "*Proc. X* (pp. 1–10)"); a venue's own run may end with them.
+_AFTER_VENUE = re.compile(r"\s*[,:]?\s*(?:vol\.|no\.|pp?\.|\(\d|\(pp|\d)", re.IGNORECASE)
+_VOLUME_IN_RUN = re.compile(r"[,;:]?\s+\(?\d+[\w()–-]*$|,\s*\d+[\w()–-]*$")
+
+
+def _venue(run: str, following: str) -> str:
+    """The venue an italic run names, when what follows it (or its own end) is a volume, issue
+    or pages — the mark of a journal or proceedings rather than a book or a program; without
+    the volume that styles set in italic with the name ("Journal of Statistical Software, 80").
+    "" when the run does not read as a venue: no venue rather than a wrong one."""
+    volume = _VOLUME_IN_RUN.search(run)
+    if not (volume or _AFTER_VENUE.match(following)):
+        return ""
+    name = run[: volume.start()] if volume else run
+    name = re.sub(r"\s*arXiv:\S+$", "", name).strip(" ,.;:")
+    no_name = not re.search(r"[^\W\d_]{2}", name)  # a volume alone, where no journal printed
+    if no_name or _URL.search(name) or re.match(r"(?i)(?:in|et al)\b", name):
+        return ""
+    return name
 
 
 def parse_reference_text(
@@ -358,8 +381,18 @@ def parse_reference_text(
     # whatever stands between: "et al.", a name the list did not take, a date.
     quoted = _QUOTED.search(text, authors.end if authors else 0)
     start = authors.end if authors else 0
+    venue = ""
     if quoted and (not authors or quoted.start() - start < 120):
         title, after_title = _clean_title(_quoted_body(quoted)), text[quoted.end() :]
+        # The venue of a quoted title is the first italic run after it (IEEE, Chicago).
+        venue = next(
+            (
+                _venue(run, after_title[after_title.index(run[:16]) + len(run) :])
+                for run in italic
+                if len(run) >= 2 and run[:16] in after_title
+            ),
+            "",
+        )
     else:
         title, title_end = _title_after(after_authors)
         more_names = re.search(r"\bet al\.\s+", title)
@@ -367,7 +400,7 @@ def parse_reference_text(
             after_authors = after_authors[after_authors.index(title) + more_names.end() :]
             title, title_end = _title_after(after_authors)
         after_title = after_authors[title_end:]
-        title = _title_by_italics(after_authors, title, italic)
+        title, venue = _title_by_italics(after_authors, title, italic)
     if authors and not title and date and authors.end < 300 and text[authors.end - 1] == ".":
         # "Title. (2018). Venue.": no author list, the title stands first (APA, Harvard).
         title, authors = _clean_title(text[: authors.end]), None
@@ -382,6 +415,7 @@ def parse_reference_text(
         authors_complete=False,  # only the first author is read from free text
         year=year,
         year_text=str(year) if year else "",
+        venue=venue,
         doi=doi,
         arxiv_id=arxiv_in_text(text),
         url=url,

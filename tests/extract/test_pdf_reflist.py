@@ -204,11 +204,11 @@ def test_italic_venues_and_book_titles_bound_the_title(tmp_path: Path) -> None:
     pdf = tmp_path / "italics.pdf"
     document.save(pdf)
     document.close()
-    titles = [r.title for r in references_from_pdf(pdf)]
-    assert titles == [
-        "Stellar limb darkening. A new library for passbands",
-        "Experimental design. Theory and application",
-        "Vascular growth in Arabidopsis hypocotyls",
+    read = [(r.title, r.venue) for r in references_from_pdf(pdf)]
+    assert read == [
+        ("Stellar limb darkening. A new library for passbands", "Astronomy & Astrophysics"),
+        ("Experimental design. Theory and application", ""),  # a book: no venue
+        ("Vascular growth in Arabidopsis hypocotyls", "eLife"),
     ]
 
 
