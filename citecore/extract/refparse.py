@@ -285,6 +285,7 @@ def _clean_title(title: str) -> str:
     if _URL.match(title.strip()) or DOI.match(title.strip()):
         return ""  # an entry that goes from its date straight to a link has no title here
     title = _TRAILERS.sub("", title.strip())
+    title = re.sub(r",\s*editors?(?=\W|[A-Z]).*$", "", title)  # Vancouver: "…, editor. Name"
     title = re.sub(r"\s+(?:In|in):?$", "", title)
     return title.strip(" ,.;:")
 
@@ -357,6 +358,25 @@ def _venue(run: str, following: str) -> str:
     return name
 
 
+# The tail of a Vancouver/PLOS entry: ". Journal Abbrev. 2013;66(1):1–7" or ". … 2013 Jan;66".
+_NLM_TAIL = re.compile(
+    r"\.\s+(?P<venue>[^.;]{2,100}?)\.\s+"
+    r"(?:1[5-9]|20)\d\d(?:\s+[A-Z][a-z]{2}(?:\s+\d{1,2})?)?\s*[;:]"
+)
+
+
+def _title_by_nlm_tail(region: str, title: str) -> tuple[str, str]:
+    """In NLM styles the journal is the sentence right before "YEAR;volume": the title is all
+    that comes before it — its own sentences included — and the journal is that sentence. The
+    title read so far is kept unless the tail comes after it."""
+    rest = region[len(region) - len(region.lstrip(" ,.:")) :]
+    tail = _NLM_TAIL.search(rest)
+    if not tail or tail.start() < len(title) - 1 or tail.start() > 400:
+        return title, ""
+    whole = _clean_title(rest[: tail.start()])
+    return (whole or title), re.sub(r"\s*\[[^\]]*\]$", "", tail.group("venue")).strip()
+
+
 def parse_reference_text(
     text: str, key: str, location: SourceLocation, italic: Sequence[str] = ()
 ) -> Reference:
@@ -401,6 +421,8 @@ def parse_reference_text(
             title, title_end = _title_after(after_authors)
         after_title = after_authors[title_end:]
         title, venue = _title_by_italics(after_authors, title, italic)
+        if not venue:
+            title, venue = _title_by_nlm_tail(after_authors, title)
     if authors and not title and date and authors.end < 300 and text[authors.end - 1] == ".":
         # "Title. (2018). Venue.": no author list, the title stands first (APA, Harvard).
         title, authors = _clean_title(text[: authors.end]), None
