@@ -1,8 +1,9 @@
 """Generated bibliographic records printed by citeproc itself: the oracle for reading printed
 references. A hypothesis strategy draws CSL JSON records (journal articles, books, conference
-papers; names with particles, hyphens, accents and initials; titles with colons and question
-marks); `printed_list` has pandoc's citeproc print them in a CSL style as plain text, which
-the reference-list reader must then read back into the same title, first author and year.
+papers; names with particles, hyphens, accents and initials, and after the first author the odd
+names real bibliographies hold; titles with colons and question marks); `printed_list` has
+pandoc's citeproc print them in a CSL style as plain text, which the reference-list reader must
+then read back into the same title, first author and year.
 """
 
 from __future__ import annotations
@@ -42,6 +43,21 @@ def _person(draw: st.DrawFn) -> dict[str, str]:
     return person
 
 
+# Names that bibliographies hold after the first author and that no name form describes: a
+# group, a single name, initials in lower case or a digit typed for a letter, a particle
+# written as a suffix ("Rijn, van de, M."), "et al." typed as a name.
+_ODD_NAMES: list[dict[str, str]] = [
+    {"literal": "leaflet contributors"},
+    {"literal": "the dc.js Developers"},
+    {"literal": "The Astropy Collaboration"},
+    {"family": "Prabhat"},
+    {"family": "Murray", "given": "J. m."},
+    {"family": "Ghattas", "given": "0."},
+    {"family": "Rijn", "given": "M.", "suffix": "van de"},
+    {"family": "al.", "given": "et"},
+]
+
+
 @st.composite
 def _title(draw: st.DrawFn) -> str:
     words = draw(st.lists(st.sampled_from(_WORDS), min_size=2, max_size=10))
@@ -62,7 +78,10 @@ def record(draw: st.DrawFn, number: int) -> dict[str, Any]:
         "id": f"r{number}",
         "type": kind,
         "title": draw(_title()),
-        "author": draw(st.lists(_person(), min_size=1, max_size=5)),
+        "author": [
+            draw(_person()),
+            *draw(st.lists(st.one_of(_person(), st.sampled_from(_ODD_NAMES)), max_size=4)),
+        ],
         "issued": {"date-parts": [[draw(st.integers(1950, 2025))]]},
     }
     if kind == "article-journal":
@@ -110,6 +129,12 @@ def expected(items: list[dict[str, Any]]) -> list[Expected]:
         first = item["author"][0]
         family = f"{first.get('non-dropping-particle', '')} {first['family']}".strip()
         result.append(
-            Expected(item["id"], item["title"], family, item["issued"]["date-parts"][0][0])
+            Expected(
+                item["id"],
+                item["title"],
+                family,
+                item["issued"]["date-parts"][0][0],
+                item.get("container-title", ""),
+            )
         )
     return result

@@ -60,10 +60,11 @@ _FORMS = {
     "family_initials": rf"{_LOOSE_FAMILY},\s*{_LOOSE_INITIALS}(?:\s+{_PARTICLE})*",
     # Andrews M / Tiana Roig E / Absil P-A / Pagani C do
     "family_letters": (
-        rf"{_LOOSE_FAMILY}\s+(?:[A-Z]\.(?:\s?[A-Z]\.){{0,3}}|[A-Z]{{1,4}})(?:-[A-Z])?\.?(?=[,.\s])"
+        rf"{_LOOSE_FAMILY}\s+(?:[A-Z]\.(?:\s?[A-Z]\.){{0,3}}|[A-Z]{{1,4}})(?:-[A-Z]{{1,3}})?\.?(?=[,.\s])"
         rf"(?:\s+{_PARTICLE})*"
     ),
-    "initials_family": rf"{_INITIALS}\s*{_FAMILY}",  # M. Andrews / S. J. van der Walt
+    # M. Andrews / S. J. van der Walt / M. Rijn van de
+    "initials_family": rf"{_INITIALS}\s*{_FAMILY}(?:\s+{_PARTICLE})*",
 }
 
 
@@ -74,6 +75,7 @@ class _Authors:
     end: int
     first: Person | None
     complete: bool
+    formal: bool = False  # read in one of the name forms: a list, never a title
 
 
 def _person(name: str, form: str) -> Person:
@@ -82,7 +84,7 @@ def _person(name: str, form: str) -> Person:
         family, given = (part.strip() for part in name.split(",", 1))
     elif form == "family_letters":
         name = re.sub(rf"(?:\s+{_PARTICLE})+$", "", name)
-        split = re.match(r"(.+?)\s+((?:[A-Z]\.\s?)+|[A-Z]{1,4}(?:-[A-Z])?\.?)$", name)
+        split = re.match(r"(.+?)\s+((?:[A-Z]\.\s?)+|[A-Z]{1,4}(?:-[A-Z]{1,3})?\.?)$", name)
         family, given = (split.group(1), split.group(2).strip()) if split else (name, "")
     elif form == "initials_family":
         match = re.match(rf"({_INITIALS})\s*(.*)$", name)
@@ -131,27 +133,130 @@ def _formal_list(text: str) -> _Authors | None:
             text,
         )
         assert listing is not None  # the first name alone already matched
-        # A list ends at a period, a comma before a quoted title or "(" of an author-year date.
-        if form == "initials_family" and not re.match(r"\s*[,.:(“\"]", text[listing.end() :]):
-            continue
         complete = not re.search(_ET_AL, listing.group(0))
         end = listing.end()
+        if form == "initials_family":
+            end = _natural_list_runs_on(text, end)
+            # A list ends at a period, a comma before a title or "(" of an author-year date.
+            if not re.match(r"\s*[,.:(“\"]", text[end:]):
+                continue
         rest = text[end:]
         goes_on = re.match(r",\s*(?:and\s+)?[^\W\d_]", rest) or re.match(
             rf"\s*{_CAPITAL}[\w'’-]*(?:\s{_CAPITAL}[\w'’-]*)?,\s+(?:and|&)\s", rest
         )  # "…, E.-J. Lee, and Li Lee. 2001.": the initials belonged to the next name
-        if form == "family_initials" and goes_on:
-            # Chicago/MLA: "Smith, E.-J., Li Smith, and María Nguyen. 1974." – the others
-            # are in natural order with given names: the list runs to its sentence end.
-            sentence_end = _SENTENCE_END.search(text, end)
-            end = sentence_end.end() if sentence_end else end
-        return _Authors(end, _person(first.group(0), form), complete)
+        end = _list_end(text, end, form, bool(goes_on))
+        complete = complete and not _ET_AL_ANYWHERE.search(text[:end])
+        return _Authors(end, _person(first.group(0), form), complete, formal=True)
     return None
+
+
+def _list_end(text: str, end: int, form: str, goes_on: bool) -> int:
+    """Where a formal list that its reader ended at `end` really ends."""
+    if form == "initials_family":
+        return end  # already run on: IEEE lists end at the comma before their title
+    if _LIST_SEPARATOR.match(text, end):
+        # Author–date styles close the list with its date: "…, and 0. Ghattas. 2012. Title".
+        sentence_end = _SENTENCE_END.search(text, end)
+        if sentence_end and _DATE_NEXT.match(text, sentence_end.end()):
+            return sentence_end.end()
+    runs_to = _list_runs_on(text, end)
+    if form == "family_initials" and goes_on and runs_to == end:
+        # Chicago/MLA: "Smith, E.-J., Li Smith, and María Nguyen. 1974." – the others are in
+        # natural order with given names: the list runs to its sentence end.
+        sentence_end = _SENTENCE_END.search(text, end)
+        runs_to = sentence_end.end() if sentence_end else end
+    return runs_to
+
+
+_DATE_NEXT = re.compile(r"\s+\(?(?:1[5-9]|20)\d\d[a-z]?\)?[.,]")
+
+
+# What an author list may hold that the formal forms do not read, once a separator shows that
+# the list goes on: a group ("leaflet contributors", "The Astropy Collaboration"), a single name
+# ("Prabhat"), initials in lower case or mistyped ("J. m.", "0."), particles standing alone
+# ("Rijn, van de, M."), an inverted "al., et".
+_LIST_SEPARATOR = re.compile(r"(?:\s*[,;]\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+)")
+_ODD_INITIALS = re.compile(r"(?:[^\W_]\.\s?-?\s?){1,4}")
+_ODD_NAME = re.compile(
+    r"al\.,?\s+et\b"  # "al., et" / "al. et"
+    r"|(?!(?:and|et al)\b)[^\W\d_][\w'’\-]*(?:\.\w+)*"
+    r"(?:\s+(?!and\b)[^\W\d_][\w'’\-]*(?:\.\w+)*){0,4}"
+    r"(?:\s[^\W_]{1,3}\b)?"  # Vancouver initials, even mistyped: "Ghattas 0"
+)
+# A name in natural order inside an IEEE list ("0. Ghattas", "the dc.js Developers", "et al.").
+_NATURAL_NAME = re.compile(rf"et al\.?|(?:{_ODD_INITIALS.pattern}\s*)?(?:{_ODD_NAME.pattern})")
+_DATE_AFTER_LIST = re.compile(r"(?:(?:1[5-9]|20)\d\d[a-z]?|n\.d\.)(?:\s\[[^\]]{1,30}\])?[.,]")
+# What closes a list after its last name: the title ("… Zhang, N. R. Gene …") or a date in
+# parentheses ("… & Murray, J. m. (1970).").
+_LIST_CLOSES = re.compile(r"\s+[^\W_]|\s*\((?:(?:1[5-9]|20)\d\d|n\.d\.)")
+_ET_AL_ANYWHERE = re.compile(r"\bet\.?\s+al\b|\bal\.,\s*et\b|\bothers\b")
+
+
+def _natural_list_runs_on(text: str, end: int) -> int:
+    """Where an IEEE list in natural order ("G. Family, G. Family, and G. Family,") ends when
+    its reader stopped at a name it could not read: at the name after the list's last "and",
+    each name before it read as a name. `end` when there is no such "and" (a title follows)."""
+    position = end
+    for _ in range(2000):
+        separator = _LIST_SEPARATOR.match(text, position)
+        if not separator:
+            return end
+        name = _NATURAL_NAME.match(text, separator.end())
+        if not name:
+            return end
+        position = name.end()
+        if re.search(r"\b(?:and)\b|&", separator.group(0)):
+            return position if re.match(r"\s*[,.:]", text[position:]) else end
+    return end
+
+
+def _list_runs_on(text: str, end: int) -> int:
+    """Where an author list ends when the formal reader stopped at `end` before a separator:
+    it runs on, name by name, to a sentence end, to initials followed by the title, or to an
+    author–year date (", 2018."). `end` itself when what follows reads as no list (a title, a
+    quotation, a date in parentheses): only a list that closes as lists do is taken."""
+    position = end
+    for _ in range(2000):  # bounded: a name is read at each step
+        separator = _LIST_SEPARATOR.match(text, position)
+        if not separator:
+            # A name left half-read: "Murray, J. m.; …" stopped after "J.".
+            tail = re.match(
+                r"\s?(?:[^\W\d_]|[a-z]{2,3})(?:\.?(?=\s*[,;&])|\.(?=\s*\((?:1[5-9]|20)\d\d))"
+                r"|\s[a-z]\.(?=\s)",  # "Murray, J. m. Title": a lower-case initial is no title
+                text[position:],
+            )
+            if tail and position > end - 1:
+                position += tail.end()
+                continue
+            return position if position > end else end
+        start = separator.end()
+        if _DATE_AFTER_LIST.match(text, start):
+            return position  # Elsevier–Harvard: "…, Botstein, D., 2000. Title"
+        initials = _ODD_INITIALS.match(text, start)
+        if initials:
+            position = start + len(initials.group(0).rstrip())
+            if _LIST_SEPARATOR.match(text, position):
+                continue
+            return position if _LIST_CLOSES.match(text, position) else end
+        name = _ODD_NAME.match(text, start)
+        if not name:
+            return end
+        position = name.end()
+        if text.startswith(".", position):
+            position += 1
+            if _LIST_SEPARATOR.match(text, position):
+                continue  # "al., et"
+            return position if re.match(r"\s+\S", text[position:]) else end
+        if _LIST_CLOSES.match(text, position) and text[position:].lstrip().startswith("("):
+            return position  # "… and the dc.js Developers (1952)"
+        if not _LIST_SEPARATOR.match(text, position):
+            return end
+    return end
 
 
 # A sentence end: a period after a word of 2+ letters (not an initial), then space and a capital.
 _SENTENCE_END = re.compile(
-    r"(?<=[^\W\d_]{2})[.?!](?=\s+[^\W_\"“(]|\s*$)|(?<=et al)\."
+    r"(?<=[^\W\d_]{2})[.?!](?=\s+[^\W_\"“(]|\s*$)|(?<=et al)\.(?!,)"
     r"|\.(?=\s+\(?(?:1[5-9]|20)\d\d[a-z]?\)?[.,])"  # "Kruschke, John K. 2010."
 )
 
@@ -181,25 +286,47 @@ _CORPORATE_WORD = re.compile(
     r"Agency|Office|Council|Committee|Ministry|Centre|Center|Board|Repository|Project|"
     r"Corporation|Company|Network|Program(?:me)?|Service|Administration|Authority|Bank)\b"
 )
-# An author–year date early in an entry: "… (2020)", "…. 2020." or "…, 2020."
-_EARLY_DATE = re.compile(r"\s*\(\s*(?:1[5-9]|20)\d\d[a-z]?\s*[),]|[.,]\s(?:1[5-9]|20)\d\d[a-z]?\.")
+# An author–year date early in an entry: "… (2020)", "…. 2020.", "…, 2020." or "…, n.d."
+_EARLY_DATE = re.compile(
+    r"\s*\(\s*(?:1[5-9]|20)\d\d[a-z]?\s*[),]"
+    r"|(?P<stop>[.,])\s(?:(?:1[5-9]|20)\d\d[a-z]?|n\.d)(?:\s\[[^\]]{1,30}\])?\."
+)
+
+
+_SHORT_NAME = re.compile(r"[^\W\d_][\w'’.\-]*(?:\s\S+){0,3}")
+_ONLY_LINK = re.compile(
+    r"\s*(?:(?i:available(?:\s+from)?:|url:?)?\s*(?:https?://|doi:|10\.)\S*\s*)?$"
+)
 
 
 def _corporate_author(text: str) -> _Authors | None:
     """An organisation standing as the author before an author–year date ("R Core Team
     (2020)", "U.S. Department of Commerce. 2021.", "OECD (2023)") or, in numbered styles,
-    before the first comma ("R Core Team, R: A language …"): one name that organisations
-    bear (see `_looks_corporate`)."""
+    before the first comma ("R Core Team, R: A language …", "The Astropy Collaboration;
+    Price-Whelan, A. M.; …"): one name that organisations bear (see `_looks_corporate`). In
+    Elsevier–Harvard's "Sanoma, 2024. Title" a short name without initials before the date is
+    the author too, whatever it names."""
     date = _EARLY_DATE.search(text, 0, 160)
+    if date:
+        segment = re.sub(r"\s+et al\.?$", "", text[: date.start()].rstrip(".").strip())
+        single = date.group("stop") == "," and _SHORT_NAME.fullmatch(segment)
+        # Nothing but a link after the date: the segment is a title standing alone, which
+        # the caller reads as such ("Boston … repository, 2009 [Online].").
+        alone = _ONLY_LINK.match(text, date.end())
+        if _looks_corporate(segment) or alone or (single and not _SENTENCE_END.search(segment)):
+            complete = not re.search(r"\bet al\b", segment)
+            return _Authors(date.start(), Person(family=segment, is_organization=True), complete)
     # IEEE: "World Bank Group, “World development indicators,” 2023."
-    comma = re.match(r"([^,“\"]{2,80}?)(?:\s+et al\.?)?,\s", text)
-    end = date.start() if date else comma.end() if comma else 0
-    segment = (text[: date.start()] if date else comma.group(1) if comma else "").strip()
-    segment = re.sub(r"\s+et al\.?$", "", segment.rstrip("."))
-    if not _looks_corporate(segment):
+    comma = re.match(r"([^,;“\"]{2,80}?)(?:\s+et al\.?)?(?=[,;]\s)", text)
+    if not comma or not _looks_corporate(comma.group(1).strip()):
         return None
-    complete = not re.match(r"[^,]*\bet al\b", text[: end + 1])
-    return _Authors(end, Person(family=segment, is_organization=True), complete)
+    end = _list_runs_on(text, comma.end())
+    if end == comma.end():
+        end = comma.end() + 2
+    complete = not re.search(r"\bet al\b", comma.group(0)) and not _ET_AL_ANYWHERE.search(
+        text[:end]
+    )
+    return _Authors(end, Person(family=comma.group(1).strip(), is_organization=True), complete)
 
 
 def _looks_corporate(segment: str) -> bool:
@@ -216,8 +343,8 @@ def _looks_corporate(segment: str) -> bool:
 
 
 _DATE_AFTER_AUTHORS = re.compile(
-    r"^[\s,.]*(?:\((?:[^()]*?\s)?(?P<paren>(?:1[5-9]|20)\d\d)[a-z]?(?:[,\s][^)]*)?\)|(?P<bare>(?:1[5-9]|20)\d\d)"
-    r"[a-z]?(?=[.,]))[.,]?\s*"
+    r"^[\s,.]*(?:\((?:[^()]*?\s)?(?P<paren>(?:1[5-9]|20)\d\d)[a-z]?(?:[,\s][^)]*)?\)"
+    r"|(?:(?P<bare>(?:1[5-9]|20)\d\d)[a-z]?|n\.d\.?)(?:\s\[[^\]]{1,30}\])?(?=[.,]))[.,]?\s*"
 )
 _ABBREVIATION = re.compile(
     r"(?i:\b(?:vol|no|pp|ed|eds|edn|Proc|Conf|Int|Intl|J|Trans|Rev|Lett|Phys|Natl|Acad|Sci|"
@@ -277,17 +404,21 @@ _TRAILERS = re.compile(
     r"|\s*\([^()]*\b(?:1[5-9]|20)\d\d\)$"  # Nature's imprint: "… of Data (2020)"
     # Volume and pages run on where no journal name was printed: "… WASP-17b 956, L29".
     r"|\s+\d+(?:\s*\(\d+\))?,\s*[A-Za-z]?\d+(?:[–-][A-Za-z]?\d+)?$"
-    r"|(?:\s*(?:\[[^\]]*\]|\((?i:[^()]*\b(?:ed|eds|edn|edition|version|vol|pp|thesis|dissertation)\b[^()]*)\)))+$)"
+    r"|(?:\s*(?:\[[^\]]*\]|\((?i:[^()]*\b(?:ed|eds|edn|edition|vol|pp|thesis|dissertation|(?-i:Version))\b[^()]*)\)))+$)"
 )
 
 
 def _clean_title(title: str) -> str:
-    if _URL.match(title.strip()) or DOI.match(title.strip()):
+    if _URL.match(title.strip()) or DOI.match(title.strip()) or _LINK_LEAD.match(title.strip()):
         return ""  # an entry that goes from its date straight to a link has no title here
-    title = _TRAILERS.sub("", title.strip())
-    title = re.sub(r",\s*editors?(?=\W|[A-Z]).*$", "", title)  # Vancouver: "…, editor. Name"
+    # Vancouver's editors after the title: "…, editor. Name" / "… psychology. Marinazzo D, editor"
+    title = re.sub(r"(?:\.\s+[^.]{1,80})?,\s*editors?(?=\W|[A-Z]|$).*$", "", title.strip())
+    title = _TRAILERS.sub("", title)
     title = re.sub(r"\s+(?:In|in):?$", "", title)
     return title.strip(" ,.;:")
+
+
+_LINK_LEAD = re.compile(r"(?i:available(?:\s+from)?:|\[online\]|url:?\s)")
 
 
 def _title_after(text: str) -> tuple[str, int]:
@@ -359,9 +490,12 @@ def _venue(run: str, following: str) -> str:
 
 
 # The tail of a Vancouver/PLOS entry: ". Journal Abbrev. 2013;66(1):1–7" or ". … 2013 Jan;66".
+# Where the record had no journal, the title runs straight into the date and volume (". 2000
+# Nov;363:1081") or, in Nature's order, into volume, pages and year (". 948, L11 (2023)").
 _NLM_TAIL = re.compile(
-    r"\.\s+(?P<venue>[^.;]{2,100}?)\.\s+"
+    r"[.?!]\s+(?:(?P<venue>[^.;?!]{2,100}?)\.\s+)?"
     r"(?:1[5-9]|20)\d\d(?:\s+[A-Z][a-z]{2}(?:\s+\d{1,2})?)?\s*[;:]"
+    r"|\.\s+\d+,\s*[A-Za-z]?\d+(?:[–-][A-Za-z]?\d+)?\s+\((?:1[5-9]|20)\d\d\)"
 )
 
 
@@ -373,8 +507,10 @@ def _title_by_nlm_tail(region: str, title: str) -> tuple[str, str]:
     tail = _NLM_TAIL.search(rest)
     if not tail or tail.start() < len(title) - 1 or tail.start() > 400:
         return title, ""
-    whole = _clean_title(rest[: tail.start()])
-    return (whole or title), re.sub(r"\s*\[[^\]]*\]$", "", tail.group("venue")).strip()
+    mark = rest[tail.start()]
+    whole = _clean_title(rest[: tail.start()] + (mark if mark in "?!" else ""))
+    venue = re.sub(r"\s*\[[^\]]*\]$", "", tail.group("venue") or "").strip()
+    return (whole or title), venue
 
 
 def parse_reference_text(
@@ -395,7 +531,8 @@ def parse_reference_text(
     title, year = "", None
     date = _DATE_AFTER_AUTHORS.match(after_authors)
     if date:
-        year = int(date.group("paren") or date.group("bare"))
+        number = date.group("paren") or date.group("bare")  # neither: "n.d."
+        year = int(number) if number else None
         after_authors = after_authors[date.end() :]
     # A quoted title soon after the author list (or anywhere, when none was read) is the title,
     # whatever stands between: "et al.", a name the list did not take, a date.
@@ -423,8 +560,10 @@ def parse_reference_text(
         title, venue = _title_by_italics(after_authors, title, italic)
         if not venue:
             title, venue = _title_by_nlm_tail(after_authors, title)
-    if authors and not title and date and authors.end < 300 and text[authors.end - 1] == ".":
-        # "Title. (2018). Venue.": no author list, the title stands first (APA, Harvard).
+    closed = text[authors.end - 1 : authors.end + 1] if authors and not authors.formal else ""
+    if authors and not title and date and authors.end < 300 and re.match(r"\.|.,", closed):
+        # "Title. (2018). Venue." or "Title, 2009 [Online].": no author list, the title stands
+        # first (APA, Harvard, Elsevier–Harvard).
         title, authors = _clean_title(text[: authors.end]), None
     if year is None:
         year = _late_year(after_title) or _late_year(text)

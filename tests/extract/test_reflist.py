@@ -102,6 +102,60 @@ def test_reference_sections_of_real_pdfs(
             "Walt, Stéfan van der, and Li Smith. 2011. “The NumPy Array.” Computing in Science 13.",
             "Walt", False, 2011, "The NumPy Array",
         ),
+        # Lists that run on past names no form describes (real bibliographies of the corpus).
+        (
+            "Perou, C. M., Sørlie, T., Rijn, van de, M., Botstein, D., 2000. Molecular portraits "
+            "of human breast tumours. Nature 406, 747–752.",
+            "Perou", False, 2000, "Molecular portraits of human breast tumours",
+        ),
+        (
+            "Hale, T.; Angrist, N.; Webster, S.; al., et. A Global Panel Database of Pandemic "
+            "Policies. Nature Human Behaviour 2021, 5 (4), 529–538.",
+            "Hale", False, 2021, "A Global Panel Database of Pandemic Policies",
+        ),
+        (
+            "Regier, J.; McAuliffe, J.; Prabhat. Learning an Astronomical Catalog of the Visible "
+            "Universe. ArXiv e-prints 2016.",
+            "Regier", False, 2016, "Learning an Astronomical Catalog of the Visible Universe",
+        ),
+        (
+            "Agafonkin V, leaflet contributors. Leaflet - an open-source JavaScript library "
+            "[Internet]. 2019 [cited 2019 May 14]. Available from: http://leafletjs.com/",
+            "Agafonkin", False, 2019, "Leaflet - an open-source JavaScript library",
+        ),
+        (
+            "Wang, J.; Murray, J. m.; Zhang, N. R. Gene expression distribution deconvolution. "
+            "Proc. Natl. Acad. Sci. U.S.A. 2018, 115 (28), E6437–E6446.",
+            "Wang", False, 2018, "Gene expression distribution deconvolution",
+        ),
+        (
+            "E.-J. Wagenmakers, the dc.js Developers, and 0. Ghattas, Estimation method. "
+            "Springer, 2012.",
+            "Wagenmakers", False, 2012, "Estimation method",
+        ),
+        (
+            "The Astropy Collaboration; Price-Whelan, A. M.; Zabalza, V. The Astropy Project. "
+            "AJ 2018, 156, 123.",
+            "The Astropy Collaboration", True, 2018, "The Astropy Project",
+        ),
+        # Elsevier–Harvard: a name alone before ", YEAR." is the author; alone, the title.
+        (
+            "Sanoma, 2024. The LVS bes project (English).",
+            "Sanoma", True, 2024, "The LVS bes project (English)",
+        ),
+        # No journal printed: the title runs to the date and volume, its sentences included.
+        (
+            "Moran SE, Sing DK, et al. High Tide on the Cosmic Shoreline? A Water-rich "
+            "Atmosphere from JWST Observations. 2023 May;948(1):L11.",
+            "Moran", False, 2023,
+            "High Tide on the Cosmic Shoreline? A Water-rich Atmosphere from JWST Observations",
+        ),
+        (
+            "Etz A, Vandekerckhove J. A Bayesian perspective on the reproducibility project: "
+            "psychology. Marinazzo D, editor. PLOS ONE. 2016;11: e0149794.",
+            "Etz", False, 2016,
+            "A Bayesian perspective on the reproducibility project: psychology",
+        ),
     ],
 )  # fmt: skip
 def test_authors_as_a_librarian_reads_them(
