@@ -155,9 +155,14 @@ def _list_end(text: str, end: int, form: str, goes_on: bool) -> int:
     if form == "initials_family":
         return end  # already run on: IEEE lists end at the comma before their title
     if _LIST_SEPARATOR.match(text, end):
-        # Author–date styles close the list with its date: "…, and 0. Ghattas. 2012. Title".
+        # Author–date styles close the list with its date: "…, and 0. Ghattas. 2012. Title" –
+        # when all before that date reads as names.
         sentence_end = _SENTENCE_END.search(text, end)
-        if sentence_end and _DATE_NEXT.match(text, sentence_end.end()):
+        if (
+            sentence_end
+            and _DATE_NEXT.match(text, sentence_end.end())
+            and _all_names(text[end : sentence_end.start()])
+        ):
             return sentence_end.end()
     runs_to = _list_runs_on(text, end)
     if form == "family_initials" and goes_on and runs_to == end:
@@ -166,6 +171,12 @@ def _list_end(text: str, end: int, form: str, goes_on: bool) -> int:
         sentence_end = _SENTENCE_END.search(text, end)
         runs_to = sentence_end.end() if sentence_end else end
     return runs_to
+
+
+def _all_names(segment: str) -> bool:
+    """Whether each part of `segment` between list separators reads as a name."""
+    parts = [p for p in _LIST_SEPARATOR.split(segment) if p.strip()]
+    return bool(parts) and all(_NATURAL_NAME.fullmatch(p.strip()) for p in parts)
 
 
 _DATE_NEXT = re.compile(r"\s+\(?(?:1[5-9]|20)\d\d[a-z]?\)?[.,]")
@@ -179,8 +190,8 @@ _LIST_SEPARATOR = re.compile(r"(?:\s*[,;]\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+)")
 _ODD_INITIALS = re.compile(r"(?:[^\W_]\.\s?-?\s?){1,4}")
 _ODD_NAME = re.compile(
     r"al\.,?\s+et\b"  # "al., et" / "al. et"
-    r"|(?!(?:and|et al)\b)[^\W\d_][\w'’\-]*(?:\.\w+)*"
-    r"(?:\s+(?!and\b)[^\W\d_][\w'’\-]*(?:\.\w+)*){0,4}"
+    r"|(?!(?:and|et al)\b)[^\W\d_][\w'’\-\u0300-\u036f]*(?:\.\w+)*"
+    r"(?:\s+(?!and\b)[^\W\d_][\w'’\-\u0300-\u036f]*(?:\.\w+)*){0,4}"
     r"(?:\s[^\W_]{1,3}\b)?"  # Vancouver initials, even mistyped: "Ghattas 0"
 )
 # A name in natural order inside an IEEE list ("0. Ghattas", "the dc.js Developers", "et al.").
@@ -312,8 +323,9 @@ def _corporate_author(text: str) -> _Authors | None:
         single = date.group("stop") == "," and _SHORT_NAME.fullmatch(segment)
         # Nothing but a link after the date: the segment is a title standing alone, which
         # the caller reads as such ("Boston … repository, 2009 [Online].").
-        alone = _ONLY_LINK.match(text, date.end())
-        if _looks_corporate(segment) or alone or (single and not _SENTENCE_END.search(segment)):
+        one_phrase = not _SENTENCE_END.search(segment) and not re.search(r"[“”\"]", segment)
+        alone = one_phrase and date.group("stop") == "," and _ONLY_LINK.match(text, date.end())
+        if _looks_corporate(segment) or alone or (single and one_phrase):
             complete = not re.search(r"\bet al\b", segment)
             return _Authors(date.start(), Person(family=segment, is_organization=True), complete)
     # IEEE: "World Bank Group, “World development indicators,” 2023."
@@ -321,8 +333,8 @@ def _corporate_author(text: str) -> _Authors | None:
     if not comma or not _looks_corporate(comma.group(1).strip()):
         return None
     end = _list_runs_on(text, comma.end())
-    if end == comma.end():
-        end = comma.end() + 2
+    if end == comma.end() or not re.search(r"(?<!\w)[A-Z]\.", text[comma.end() : end]):
+        end = comma.end() + 2  # what follows holds no person's name: it is the title
     complete = not re.search(r"\bet al\b", comma.group(0)) and not _ET_AL_ANYWHERE.search(
         text[:end]
     )
@@ -356,12 +368,13 @@ _ABBREVIATION = re.compile(
 def _not_an_end(before: str, after: str) -> bool:
     """Whether a period between `before` and `after` is inside a title: after an abbreviation
     or a dotted word ("U.S."), or between a title and its numbered part ("… - II. Choosing",
-    "…. Part 2: …")."""
+    "… orientation. IV. Further …", "…. Part 2: …")."""
     last = before.rsplit(None, 1)[-1] if before.strip() else ""
     dotted = re.fullmatch(r"(?:[A-Za-z]\.)+[A-Za-z]", last)  # "U.S", "e.g"
     if _ABBREVIATION.search(before) or dotted or before.endswith("."):
         return True
-    return bool(re.search(r"(?:\b|-)[IVX]{1,4}$", before) or re.match(r"Part\s", after))
+    numbered = re.search(r"(?:\b|-)[IVX]{1,4}$", before) or re.match(r"[IVX]{1,4}\.\s", after)
+    return bool(numbered or re.match(r"Part\s", after))
 
 
 def _subtitle_follows(after: str) -> bool:
@@ -497,14 +510,20 @@ _NLM_TAIL = re.compile(
     r"(?:1[5-9]|20)\d\d(?:\s+[A-Z][a-z]{2}(?:\s+\d{1,2})?)?\s*[;:]"
     r"|\.\s+\d+,\s*[A-Za-z]?\d+(?:[–-][A-Za-z]?\d+)?\s+\((?:1[5-9]|20)\d\d\)"
 )
+# Elsevier–Harvard's: ". Journal 406, 747–752." – the journal named without a period in it.
+_ELSEVIER_TAIL = re.compile(
+    r"[.?!]\s+(?P<venue>[^.;?!\d]{2,100}?)\s+\d+(?:\s*\(\d+\))?,\s*[A-Za-z]?\d+"
+    r"(?:[–-][A-Za-z]?\d+)?\.(?=\s|$)"
+)
 
 
-def _title_by_nlm_tail(region: str, title: str) -> tuple[str, str]:
-    """In NLM styles the journal is the sentence right before "YEAR;volume": the title is all
-    that comes before it — its own sentences included — and the journal is that sentence. The
-    title read so far is kept unless the tail comes after it."""
+def _title_by_tail(region: str, title: str) -> tuple[str, str]:
+    """In NLM styles the journal is the sentence right before "YEAR;volume", in Elsevier's
+    the sentence that ends with "volume, pages.": the title is all that comes before it — its
+    own sentences included — and the journal is that sentence. The title read so far is kept
+    unless the tail comes after it."""
     rest = region[len(region) - len(region.lstrip(" ,.:")) :]
-    tail = _NLM_TAIL.search(rest)
+    tail = _NLM_TAIL.search(rest) or _ELSEVIER_TAIL.search(rest)
     if not tail or tail.start() < len(title) - 1 or tail.start() > 400:
         return title, ""
     mark = rest[tail.start()]
@@ -559,7 +578,7 @@ def parse_reference_text(
         after_title = after_authors[title_end:]
         title, venue = _title_by_italics(after_authors, title, italic)
         if not venue:
-            title, venue = _title_by_nlm_tail(after_authors, title)
+            title, venue = _title_by_tail(after_authors, title)
     closed = text[authors.end - 1 : authors.end + 1] if authors and not authors.formal else ""
     if authors and not title and date and authors.end < 300 and re.match(r"\.|.,", closed):
         # "Title. (2018). Venue." or "Title, 2009 [Online].": no author list, the title stands
