@@ -191,8 +191,9 @@ _ODD_INITIALS = re.compile(r"(?:[^\W_]\.\s?-?\s?){1,4}")
 _ODD_NAME = re.compile(
     r"al\.,?\s+et\b"  # "al., et" / "al. et"
     r"|(?!(?:and|et al)\b)[^\W\d_][\w'’\-\u0300-\u036f]*(?:\.\w+)*"
-    r"(?:\s+(?!and\b)[^\W\d_][\w'’\-\u0300-\u036f]*(?:\.\w+)*){0,4}"
-    r"(?:\s[^\W_]{1,3}\b)?"  # Vancouver initials, even mistyped: "Ghattas 0"
+    r"(?:\s+(?!and\b)(?:[^\W\d_][\w'’\-\u0300-\u036f]*(?:\.\w+)*|[A-Z]\.(?=\s)))"
+    r"{0,4}"  # words, or a middle initial: "Anna K. Kruschke"
+    r"(?:\s(?!and\b)[^\W_]{1,3}\b)?"  # Vancouver initials, even mistyped: "Ghattas 0"
 )
 # A name in natural order inside an IEEE list ("0. Ghattas", "the dc.js Developers", "et al.").
 _NATURAL_NAME = re.compile(rf"et al\.?|(?:{_ODD_INITIALS.pattern}\s*)?(?:{_ODD_NAME.pattern})")
