@@ -529,7 +529,7 @@ def _title_by_tail(region: str, title: str) -> tuple[str, str]:
         return title, ""
     mark = rest[tail.start()]
     whole = _clean_title(rest[: tail.start()] + (mark if mark in "?!" else ""))
-    venue = re.sub(r"\s*\[[^\]]*\]$", "", tail.group("venue") or "").strip()
+    venue = re.sub(r"\s*\[[^\]]*\]$", "", tail.group("venue") or "").strip(" ,")
     return (whole or title), venue
 
 

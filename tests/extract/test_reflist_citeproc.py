@@ -58,7 +58,11 @@ def test_generated_lists_read_back_in_every_style(csl: str, layout: Callable[[st
 # Two papers, one numbered and one author–year style each way, and a two-column page: the
 # bench (bench/reflist_styles.py) runs every paper in every style.
 _PAPERS = ("joss-bayestestr", "joss-unyt")
-_RENDERED = [s for s in STYLES if s.name in ("apa", "ieee", "nature", "ieee-2col", "harvard")]
+_RENDERED = [
+    s
+    for s in STYLES
+    if s.name in ("apa", "ieee", "nature", "ieee-2col", "harvard", "elsevier-harvard", "acs")
+]
 
 
 @pytest.fixture(scope="module")
