@@ -76,10 +76,12 @@ def verify_bibliography(
     options: Options,
     documents: Sequence[str] = (),
     progress: Path | None = None,
+    verifier: Verifier | None = None,
 ) -> CheckResult:
     """Verify every parsed entry of `bibliography`; unparsed entries keep their verdict. With
-    `progress`, verdicts are saved as they come and an interrupted run resumes."""
-    verifier = registry_verifier(options)
+    `progress`, verdicts are saved as they come and an interrupted run resumes. `verifier`
+    replaces the registry verifier the options ask for."""
+    verifier = verifier or registry_verifier(options)
     references = list(bibliography.references.values())
     if verifier is None:
         verified: Mapping[str, ReferenceResult] = {}

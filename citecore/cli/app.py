@@ -24,6 +24,7 @@ SUBCOMMANDS = (
     "latexmk-hook",
     "install-latex",
     "pre-commit",
+    "screen",
     "lsp",
     "filter",
 )
@@ -33,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Every command, each registered by its own module with the function that runs it."""
     # The command modules load the pipeline (~150 ms measured, python -X importtime): only a
     # command that needs it pays, never the filter's replay of an unchanged rebuild.
-    from citecore.cli import ask, document, latex, lsp, precommit, snapshot, verify
+    from citecore.cli import ask, document, latex, lsp, precommit, screen, snapshot, verify
     from citecore.pool import cli as pool
 
     parser = argparse.ArgumentParser(
@@ -42,7 +43,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    for module in (document, verify, snapshot, ask, pool, latex, precommit, lsp, filter_command):
+    for module in (
+        document,
+        verify,
+        screen,
+        snapshot,
+        ask,
+        pool,
+        latex,
+        precommit,
+        lsp,
+        filter_command,
+    ):
         module.register(commands)
     return parser
 

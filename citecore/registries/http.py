@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from citecore import __version__
 from citecore.cache import Cache, content_key
@@ -169,8 +169,22 @@ def _redact_library_logs(secrets: Iterable[str]) -> None:
             library.addFilter(_Redact(wanted))
 
 
+class SharedRate(Protocol):
+    """A registry's rate kept for many clients at once (the workers of a cluster): each request
+    start is booked with it, on top of the client's own limits."""
+
+    def reserve(self, source: str, requests_per_second: float) -> float:
+        """Book the next start of a request to `source` and say how many seconds to wait."""
+        ...
+
+    def pause(self, source: str, seconds: float) -> None:
+        """Hold every client's requests to `source` back (it answered 429)."""
+        ...
+
+
 class RegistryClient:
-    """Sends RegistryRequests politely and returns RegistryResponses; use `async with`."""
+    """Sends RegistryRequests politely and returns RegistryResponses; use `async with`. With a
+    `shared_rate`, each source's published rate holds for every client that shares it."""
 
     def __init__(
         self,
@@ -179,8 +193,10 @@ class RegistryClient:
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        shared_rate: SharedRate | None = None,
     ) -> None:
         self.settings = settings or ClientSettings.from_environment()
+        self._shared_rate = shared_rate
         self.cache = cache
         self.sent: Counter[Source] = Counter()
         self.failures: Counter[Failure] = Counter()
@@ -327,6 +343,7 @@ class RegistryClient:
             try:
                 if source in self._unreachable:
                     break
+                await self._wait_shared_turn(source)
                 self.sent[source] += 1
                 reply = await client.get(url, params=tuple(params), headers=headers)
             except httpx.TransportError as exc:  # timeouts, refused connections, broken streams
@@ -351,6 +368,8 @@ class RegistryClient:
                 delay = min(delay, self.settings.retry_after_cap)
                 if reply.status_code == 429:
                     limiter.pause(delay)
+                    if self._shared_rate is not None:
+                        await asyncio.to_thread(self._shared_rate.pause, source.value, delay)
                 logger.info(
                     "%s: HTTP %d (attempt %d)", request.source.value, reply.status_code, attempt + 1
                 )
@@ -361,6 +380,16 @@ class RegistryClient:
         self.failures[failure] += 1
         self.failed[source] = failure
         return RegistryResponse(request, Status.FAILED, failure=failure)
+
+    async def _wait_shared_turn(self, source: Source) -> None:
+        """Wait for this request's turn at the rate shared with other clients, if any (booked
+        in a thread: the booking may be a call to another process)."""
+        if self._shared_rate is None:
+            return
+        rate = self.settings.policies[source].requests_per_second
+        wait = await asyncio.to_thread(self._shared_rate.reserve, source.value, rate)
+        if wait > 0:
+            await self._sleep(wait)
 
     def _backoff(self, attempt: int) -> float:
         return float(min(self.settings.backoff_cap, self.settings.backoff_base * 2.0**attempt))

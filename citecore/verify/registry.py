@@ -24,7 +24,7 @@ from citecore.serialize import record_from_data, to_data
 if TYPE_CHECKING:
     import httpx
 
-    from citecore.registries.http import RegistryClient
+    from citecore.registries.http import RegistryClient, SharedRate
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +34,9 @@ VERDICT_TTL = 30 * 24 * 3600.0
 _UNREACHABLE_NOTE = "registries unreachable: not checked"
 
 
-def _verdict_key(reference: Reference) -> str:
+def verdict_key(reference: Reference) -> str:
+    """What a reference's verdict depends on, as a key: every field as written but where it
+    stands in its file, and the matching rules' version."""
     fields = to_data(reference)
     fields.pop("location", None)  # moving an entry in its file changes nothing about it
     return content_key(LOGIC_VERSION, json.dumps(fields, sort_keys=True))
@@ -49,8 +51,10 @@ class RegistryVerifier:
         cache_path: Path | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         snapshot_path: Path | None = None,
+        shared_rate: SharedRate | None = None,
     ) -> None:
         self.settings = settings
+        self.shared_rate = shared_rate  # the rates of a cluster's workers, kept together
         self.cache_path = cache_path
         self.snapshot_path = snapshot_path
         self.transport = transport
@@ -104,7 +108,9 @@ class RegistryVerifier:
         from citecore.registries.http import RegistryClient
         from citecore.verify.resolve import verify_reference
 
-        async with RegistryClient(self.settings, self.cache, self.transport) as client:
+        async with RegistryClient(
+            self.settings, self.cache, self.transport, shared_rate=self.shared_rate
+        ) as client:
             results = await asyncio.gather(
                 *(_guarded(verify_reference(r, client, snapshot), r) for r in references)
             )
@@ -120,7 +126,7 @@ class RegistryVerifier:
     def _cached(self, reference: Reference) -> ReferenceResult | None:
         if self.cache is None or self.settings.refresh or self._closed:
             return None
-        stored = self.cache.get("verdict", _verdict_key(reference))
+        stored = self.cache.get("verdict", verdict_key(reference))
         if stored is None:
             return None
         try:
@@ -137,7 +143,7 @@ class RegistryVerifier:
         )
         if self.cache is not None and not outage and not self._closed:
             payload = json.dumps(to_data(result))
-            self.cache.put("verdict", _verdict_key(reference), payload, ttl=VERDICT_TTL)
+            self.cache.put("verdict", verdict_key(reference), payload, ttl=VERDICT_TTL)
 
 
 async def _guarded(verdict: Awaitable[ReferenceResult], reference: Reference) -> ReferenceResult:
@@ -201,9 +207,12 @@ def _unreachable(result: ReferenceResult) -> ReferenceResult:
     )
 
 
-def registry_verifier(options: Options) -> RegistryVerifier | None:
+def registry_verifier(
+    options: Options, shared_rate: SharedRate | None = None
+) -> RegistryVerifier | None:
     """The registry verifier the options ask for (None with `verify: false`): live registries,
-    or only the cache with `offline`; base URLs and API keys from the environment."""
+    or only the cache with `offline`; base URLs and API keys from the environment. With
+    `shared_rate`, each registry's rate is kept together with the other workers of a cluster."""
     if not options.verify:
         return None
     overrides: dict[str, object] = {
@@ -214,4 +223,6 @@ def registry_verifier(options: Options) -> RegistryVerifier | None:
     if options.email:
         overrides["email"] = options.email
     settings = ClientSettings.from_environment(**overrides)
-    return RegistryVerifier(settings, options.cache, snapshot_path=options.snapshot)
+    return RegistryVerifier(
+        settings, options.cache, snapshot_path=options.snapshot, shared_rate=shared_rate
+    )

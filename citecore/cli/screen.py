@@ -1,0 +1,96 @@
+"""`citecheck screen`: every submission of a venue checked on a Dask cluster."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from citecore.cli.flags import Commands, cli_layer, registry_flags
+from citecore.errors import CitecheckError
+from citecore.options import resolve_options
+
+
+def register(commands: Commands) -> None:
+    """Add `screen`."""
+    screen = commands.add_parser(
+        "screen",
+        help="check every submission's references (PDF, LaTeX, Markdown, .bib) on a Dask cluster",
+    )
+    screen.add_argument(
+        "inputs",
+        nargs="*",
+        type=Path,
+        metavar="SUBMISSIONS",
+        help="folders of submissions (each entry one: a PDF, a LaTeX project, a document, a "
+        ".bib) or single submissions",
+    )
+    screen.add_argument(
+        "--manifest",
+        type=Path,
+        metavar="FILE",
+        help="a list of submissions, one per line: PATH or ID<TAB>PATH",
+    )
+    screen.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="folder for the per-submission reports and the venue summary",
+    )
+    screen.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="a running Dask scheduler (tcp://host:8786); default: a local cluster",
+    )
+    screen.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="worker processes of the local cluster (default 2)",
+    )
+    screen.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run whose state is in the output folder, skipping what it finished",
+    )
+    screen.add_argument(
+        "--grobid",
+        metavar="URL",
+        help="read PDF reference lists with the GROBID server at URL (else citecheck's reader)",
+    )
+    registry_flags(screen)
+    screen.set_defaults(run=run_screen)
+
+
+def run_screen(args: argparse.Namespace) -> int:
+    """Screen the submissions; print the totals; 0 when every submission was read."""
+    from citecore.screen.run import ScreenSettings, cluster_client, screen
+    from citecore.screen.submissions import find_submissions
+
+    if not args.inputs and args.manifest is None:
+        raise CitecheckError("nothing to screen: give folders of submissions or --manifest")
+    if args.workers is not None and args.workers < 1:
+        raise CitecheckError("--workers must be at least 1")
+    if args.manifest is not None and not args.manifest.is_file():
+        raise CitecheckError(f"{args.manifest}: no such file")
+    if args.scheduler and args.workers is not None:
+        raise CitecheckError("--workers sizes the local cluster: not with --scheduler")
+    options = resolve_options(cli_layer(args), base={"strict": True})
+    submissions = find_submissions(args.inputs, args.manifest)
+    if not submissions:
+        raise CitecheckError("no submissions found in " + ", ".join(map(str, args.inputs)))
+    settings = ScreenSettings(
+        args.output, args.scheduler or "", args.workers or 2, resume=args.resume
+    )
+
+    def progress(message: str) -> None:
+        if not options.quiet:
+            print(f"citecheck: {message}", file=sys.stderr)
+
+    with cluster_client(settings) as client:
+        outcome = screen(submissions, options, settings, client, progress)
+    totals = ", ".join(f"{value} {name}" for name, value in outcome.totals.items())
+    print(f"citecheck: {args.output / 'summary.html'}: {totals}", file=sys.stderr)
+    return 1 if outcome.totals.get("unread") else 0

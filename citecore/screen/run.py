@@ -1,0 +1,206 @@
+"""A screening run on a Dask cluster: read every submission, verify each work once, report.
+
+1. Every submission is read on the cluster (`reading.read_submission`); its readings stay there.
+2. The references come back to the client, which groups them: each distinct reference once (by
+   its content), grouped by the work it names (`works.work_key`). Works go out in batches
+   (`tasks.verify_works`), every worker's registry client booking its requests with one shared
+   `RateBook` actor, so each registry's published rate holds for the whole cluster.
+3. Each submission is checked with its verdicts (`tasks.report_submission`, next to its
+   reading) and its reports come back to be written, with its row of the venue's table.
+
+Verdicts and written reports are recorded as they come (`state.ScreenState`): with `resume`, a
+killed run starts again where it stopped. Tasks are retried when a worker is lost.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from citecore.errors import CitecheckError
+from citecore.files import write_atomically
+from citecore.model import Outage, Reference
+from citecore.options import Options
+from citecore.screen.gate import ClusterRate, RateBook
+from citecore.screen.reading import SubmissionReading, read_submission
+from citecore.screen.state import ScreenState, submission_stamp
+from citecore.screen.submissions import Submission
+from citecore.screen.summary import summary_csv, summary_html, summary_json, totals_of
+from citecore.screen.tasks import SubmissionReport, report_submission, verify_works
+from citecore.screen.works import work_key
+from citecore.verify.registry import verdict_key
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+logger = logging.getLogger(__name__)
+# Retries of a task whose worker died (results are idempotent: a rerun answers from the cache).
+_RETRIES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenSettings:
+    """Where and how a run goes: the output folder, the cluster, the batch size."""
+
+    out: Path
+    scheduler: str = ""  # a running scheduler's address; "" starts a LocalCluster
+    workers: int = 2
+    resume: bool = False
+    works_per_task: int = 40
+
+
+@dataclass
+class ScreenOutcome:
+    """What a run did: the venue table and how much the deduplication saved."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    totals: dict[str, Any] = field(default_factory=dict)
+    references: int = 0  # references read, every submission's counted
+    distinct: int = 0  # of them, distinct references (the same entry cited alike)
+    works: int = 0  # distinct works they name
+    judged: int = 0  # distinct references judged by this run (the rest resumed)
+
+
+@contextmanager
+def cluster_client(settings: ScreenSettings) -> Iterator[Client]:
+    """A client of the scheduler at `settings.scheduler`, else of a LocalCluster of
+    `settings.workers` single-threaded worker processes, closed afterwards."""
+    try:  # ~0.5 s to import: screening runs only
+        from distributed import Client, LocalCluster
+    except ImportError as exc:
+        raise CitecheckError(
+            "citecheck screen needs dask.distributed: pip install 'citecheck[screen]'"
+        ) from exc
+
+    # The scheduler and the client log each connection at INFO: a run's own progress is what
+    # the user reads.
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    if settings.scheduler:
+        with Client(settings.scheduler) as client:
+            yield client
+        return
+    with (
+        LocalCluster(
+            n_workers=settings.workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+def _references_of(reading: SubmissionReading) -> tuple[Reference, ...]:
+    return reading.references
+
+
+def screen(
+    submissions: Sequence[Submission],
+    options: Options,
+    settings: ScreenSettings,
+    client: Client,
+    progress: Callable[[str], None] = lambda _: None,
+) -> ScreenOutcome:
+    """Screen `submissions` on `client`'s cluster into `settings.out`: per-submission reports
+    (`<id>/report.json`, `<id>/REVIEW-CITES.md`) and the venue table (`summary.json`,
+    `summary.csv`, `summary.html`)."""
+    from distributed import as_completed
+
+    state = ScreenState(settings.out, settings.resume)
+    reported = state.reported() if settings.resume else {}
+    stamps = {s.id: submission_stamp(s) for s in submissions}
+    todo = [s for s in submissions if reported.get(s.id, ("", {}))[0] != stamps[s.id]]
+    outcome = ScreenOutcome()
+    progress(f"{len(submissions)} submissions, {len(submissions) - len(todo)} already reported")
+
+    readings = client.map(read_submission, todo, options=options, retries=_RETRIES)
+    cited = client.gather(client.map(_references_of, readings, retries=_RETRIES))
+    contents: dict[str, Reference] = {}
+    per_submission: list[list[str]] = []
+    for references in cited:
+        keys = [verdict_key(r) for r in references]
+        per_submission.append(keys)
+        contents.update(zip(keys, references, strict=True))
+        outcome.references += len(keys)
+    verdicts = state.verdicts() if settings.resume else {}
+    works = _group_by_work({c: r for c, r in contents.items() if c not in verdicts})
+    outcome.distinct = len(contents)
+    outcome.works = len({work_key(r) or c for c, r in contents.items()})
+    progress(
+        f"{outcome.references} references: {outcome.distinct} distinct, naming "
+        f"{outcome.works} works; {len(verdicts)} verdicts resumed"
+    )
+
+    rate = ClusterRate(client.submit(RateBook, actor=True).result())
+    batches = [
+        works[start : start + settings.works_per_task]
+        for start in range(0, len(works), settings.works_per_task)
+    ]
+    outage: Outage | None = None
+    verifying = client.map(
+        verify_works, batches, options=options, rate=rate, retries=_RETRIES, pure=False
+    )
+    for done, future in enumerate(as_completed(verifying), 1):
+        found, batch_outage = future.result()
+        state.save_verdicts(found)
+        verdicts.update(found)
+        outcome.judged += len(found)
+        if batch_outage is not None:
+            outage = Outage.combined(outage, batch_outage)
+        progress(f"verified {done}/{len(batches)} batches")
+
+    reporting = [
+        client.submit(
+            report_submission,
+            reading,
+            {c: verdicts[c] for c in keys if c in verdicts},
+            outage,
+            options,
+            f"{submission.id}/REVIEW-CITES.md",
+            retries=_RETRIES,
+        )
+        for submission, reading, keys in zip(todo, readings, per_submission, strict=True)
+    ]
+    rows = {s_id: row for s_id, (_, row) in reported.items()}
+    for done, future in enumerate(as_completed(reporting), 1):
+        report: SubmissionReport = future.result()
+        _write_reports(settings.out, report)
+        state.save_report(report.submission_id, stamps[report.submission_id], report.row)
+        rows[report.submission_id] = report.row
+        if done % 50 == 0 or done == len(reporting):
+            progress(f"reported {done}/{len(reporting)} submissions")
+    outcome.rows = [rows[s.id] for s in submissions if s.id in rows]
+    outcome.totals = totals_of(outcome.rows)
+    _write_summary(settings.out, outcome)
+    return outcome
+
+
+def _group_by_work(contents: dict[str, Reference]) -> list[list[Reference]]:
+    """The references grouped by the work they name, each group in first-seen order; a
+    reference naming no recognisable work is a group of its own."""
+    groups: dict[str, list[Reference]] = {}
+    for content, reference in contents.items():
+        groups.setdefault(work_key(reference) or content, []).append(reference)
+    return list(groups.values())
+
+
+def _write_reports(out: Path, report: SubmissionReport) -> None:
+    if not report.json_report:
+        return
+    folder = out / report.submission_id
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomically(folder / "report.json", report.json_report)
+    write_atomically(folder / "REVIEW-CITES.md", report.markdown_report)
+
+
+def _write_summary(out: Path, outcome: ScreenOutcome) -> None:
+    write_atomically(out / "summary.json", summary_json(outcome.rows, outcome.totals))
+    write_atomically(out / "summary.csv", summary_csv(outcome.rows))
+    title = f"citecheck screening: {outcome.totals.get('submissions', 0)} submissions"
+    write_atomically(out / "summary.html", summary_html(outcome.rows, outcome.totals, title))
