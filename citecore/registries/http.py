@@ -243,6 +243,8 @@ class RegistryClient:
     def _limiter(self, source: Source) -> _Limiter:
         if source not in self._limiters:
             policy = self.settings.policies[source]
+            if self._shared_rate is not None:  # the shared book spaces the starts; not twice
+                policy = SourcePolicy(float("inf"), policy.concurrency)
             self._limiters[source] = _Limiter(policy, self._clock, self._sleep)
         return self._limiters[source]
 

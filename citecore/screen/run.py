@@ -138,10 +138,10 @@ def screen(
     )
 
     rate = ClusterRate(client.submit(RateBook, actor=True).result())
-    batches = [
-        works[start : start + settings.works_per_task]
-        for start in range(0, len(works), settings.works_per_task)
-    ]
+    # Batches small enough that every worker gets several, large enough to amortise a task.
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    size = max(1, min(settings.works_per_task, -(-len(works) // (4 * workers))))
+    batches = [works[start : start + size] for start in range(0, len(works), size)]
     outage: Outage | None = None
     verifying = client.map(
         verify_works, batches, options=options, rate=rate, retries=_RETRIES, pure=False

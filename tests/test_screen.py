@@ -1,0 +1,254 @@
+"""`citecheck screen` on a real local Dask cluster against the registry world: the verdicts of
+the single-machine commands, each work fetched once, one rate for the whole cluster, a killed
+run resumed, and unreadable submissions reported without stopping the run."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from citecore.cli import main
+from citecore.model import Source
+from citecore.registries.settings import rate_variables
+from citecore.screen.gate import RateBook
+from tests.emulator import RegistryEmulator
+from tests.hallmark import _entries
+from tests.kill_resume import run_environment
+from tests.world import World
+
+_ENTRY = "import sys; from citecore.cli import main; sys.exit(main())"
+
+
+def _citecheck(
+    args: list[str], environment: dict[str, str], timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _ENTRY, *args],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def _venue(folder: Path, papers: int, per_paper: int, seed: int = 1) -> Path:
+    """Submissions citing overlapping draws from the labelled HALLMARK references (real and
+    fabricated ones), as .bib files, one Markdown document citing a few of them, and a
+    LaTeX project."""
+    entries = _entries(60)
+    rng = random.Random(seed)
+    submissions = folder / "submissions"
+    submissions.mkdir(parents=True)
+    for n in range(papers):
+        (submissions / f"paper{n}.bib").write_text(
+            "\n".join(rng.sample(entries, per_paper)), encoding="utf-8"
+        )
+    document = submissions / "essay"
+    document.mkdir()
+    (document / "refs.bib").write_text("\n".join(entries[:6]), encoding="utf-8")
+    keys = [e.split("{", 1)[1].split(",", 1)[0] for e in entries[:4]]
+    (document / "essay.md").write_text(
+        "---\nbibliography: refs.bib\n---\n\n"
+        + "\n\n".join(f"A claim [@{k}]." for k in keys)
+        + "\n",
+        encoding="utf-8",
+    )
+    project = submissions / "thesis"
+    project.mkdir()
+    (project / "refs.bib").write_text("\n".join(entries[4:10]), encoding="utf-8")
+    latex_keys = ",".join(e.split("{", 1)[1].split(",", 1)[0] for e in entries[4:7])
+    (project / "main.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\nAs shown \\cite{"
+        + latex_keys
+        + "}.\n\\bibliographystyle{plain}\n\\bibliography{refs}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    return submissions
+
+
+def _verdicts(report: Path) -> dict[str, str]:
+    data = json.loads(report.read_text(encoding="utf-8"))
+    return {r["key"]: r["verdict"] for r in data["references"]}
+
+
+@pytest.fixture
+def world() -> RegistryEmulator:
+    with RegistryEmulator(strict=False, world=World.load()) as emulator:
+        yield emulator
+
+
+def test_screen_gives_the_verdicts_of_the_single_machine_commands(
+    world: RegistryEmulator, tmp_path: Path
+) -> None:
+    submissions = _venue(tmp_path, papers=5, per_paper=15)
+    environment = run_environment(world, tmp_path / "cache")
+    out = tmp_path / "out"
+    run = _citecheck(["screen", str(submissions), "-o", str(out), "--workers", "2"], environment)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    for n in range(5):
+        single = tmp_path / f"single{n}.json"
+        verify = _citecheck(
+            ["verify", str(submissions / f"paper{n}.bib"), "-o", str(single)], environment
+        )
+        assert verify.returncode in (0, 1), verify.stderr
+        assert _verdicts(out / f"paper{n}" / "report.json") == _verdicts(single)
+    essay = tmp_path / "essay.json"
+    _citecheck(["check", str(submissions / "essay" / "essay.md"), "-o", str(essay)], environment)
+    assert _verdicts(out / "essay" / "report.json") == _verdicts(essay)
+    thesis = tmp_path / "thesis.json"
+    _citecheck(["latex", str(submissions / "thesis" / "main.tex"), "-o", str(thesis)], environment)
+    assert _verdicts(out / "thesis" / "report.json") == _verdicts(thesis)
+    assert (out / "paper0" / "REVIEW-CITES.md").read_text(encoding="utf-8").startswith("#")
+
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    rows = {row["submission"]: row for row in summary["submissions"]}
+    assert set(rows) == {"paper0", "paper1", "paper2", "paper3", "paper4", "essay", "thesis"}
+    paper0 = Counter(_verdicts(out / "paper0" / "report.json").values())
+    assert rows["paper0"]["references"] == 15
+    assert rows["paper0"]["not_found"] == paper0["not_found"]
+    assert rows["paper0"]["verified"] == paper0["verified"]
+    assert rows["essay"]["references"] == 6  # every entry of its bibliography is reported
+    with (out / "summary.csv").open(encoding="utf-8") as stream:
+        assert [r["submission"] for r in csv.DictReader(stream)] == list(rows)
+    page = (out / "summary.html").read_text(encoding="utf-8")
+    assert 'href="paper0/REVIEW-CITES.md"' in page and "http" not in page.split("<body>")[1]
+
+
+def test_a_work_cited_by_every_submission_is_fetched_once(
+    world: RegistryEmulator, tmp_path: Path
+) -> None:
+    shared = (
+        "@article{vaswani, title = {Attention Is All You Need}, author = {Vaswani, Ashish},"
+        " year = {2017}, doi = {10.48550/arXiv.1706.03762}}\n"
+    )
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    for n in range(6):
+        (submissions / f"p{n}.bib").write_text(shared.replace("vaswani", f"key{n}"))
+    environment = run_environment(world, tmp_path / "cache")
+    run = _citecheck(["screen", str(submissions), "-o", str(tmp_path / "out")], environment)
+    assert run.returncode == 0, run.stderr
+    assert "6 references: 6 distinct, naming 1 works" in run.stderr
+    asked = Counter(key for _, key in world.log)
+    assert asked and max(asked.values()) == 1, asked  # no request sent twice
+
+
+def test_one_rate_holds_for_the_whole_cluster(world: RegistryEmulator, tmp_path: Path) -> None:
+    submissions = _venue(tmp_path, papers=4, per_paper=12, seed=3)
+    environment = run_environment(world, tmp_path / "cache")
+    rate = 4.0  # slow enough that the rate, not the work, sets the pace
+    for source in Source:
+        variable, _ = rate_variables(source)
+        environment[variable] = str(rate)
+    run = _citecheck(
+        ["screen", str(submissions), "-o", str(tmp_path / "out"), "--workers", "2"], environment
+    )
+    assert run.returncode == 0, run.stderr
+    paths = [json.loads(key)[0] for _, key in world.log]
+    # Europe PMC, arXiv and DBLP title searches: a path of their own each.
+    for path in ("/europepmc/webservices/rest/search", "/api/query", "/search/publ/api"):
+        times = sorted(t for (t, _), p in zip(world.log, paths, strict=True) if p == path)
+        assert len(times) >= 10, (path, Counter(paths))
+        # Two workers each keeping the rate on their own fit them into about half this time.
+        assert times[-1] - times[0] >= 0.95 * (len(times) - 1) / rate, (path, len(times))
+
+
+def test_rate_book_spaces_every_booking_of_a_source() -> None:
+    now = [100.0]
+    book = RateBook(clock=lambda: now[0])
+    waits = [book.reserve("arxiv", 1 / 3) for _ in range(4)]
+    assert waits == pytest.approx([0.0, 3.0, 6.0, 9.0])
+    assert book.reserve("crossref", 10.0) == 0.0  # another source, its own slots
+    now[0] += 20.0
+    assert book.reserve("arxiv", 1 / 3) == 0.0  # slots in the past are not waited for
+    book.pause("arxiv", 30.0)
+    assert book.reserve("arxiv", 1 / 3) == pytest.approx(30.0)
+
+
+def test_a_killed_run_resumes_where_it_stopped(world: RegistryEmulator, tmp_path: Path) -> None:
+    submissions = _venue(tmp_path, papers=6, per_paper=20, seed=5)
+    environment = run_environment(world, tmp_path / "cache")
+    out = tmp_path / "out"
+    # A first run killed once verdicts are being written.
+    first = subprocess.Popen(
+        [sys.executable, "-c", _ENTRY, "screen", str(submissions), "-o", str(out)],
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    verdicts = out / ".citecheck-screen" / "verdicts.jsonl"
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and first.poll() is None:
+        if verdicts.exists() and verdicts.stat().st_size > 0:
+            break
+        time.sleep(0.05)
+    if first.poll() is None:
+        import os
+
+        os.killpg(first.pid, signal.SIGKILL)
+    first.communicate(timeout=60)
+    asked_before = len(world.log)
+    resumed = _citecheck(["screen", str(submissions), "-o", str(out), "--resume"], environment)
+    assert resumed.returncode == 0, resumed.stderr
+    clean = tmp_path / "clean"
+    again = _citecheck(["screen", str(submissions), "-o", str(clean)], environment)
+    assert again.returncode == 0, again.stderr
+    for n in range(6):
+        report = Path(f"paper{n}") / "report.json"
+        assert _verdicts(out / report) == _verdicts(clean / report)
+    assert (
+        json.loads((out / "summary.json").read_text())["totals"]
+        == json.loads((clean / "summary.json").read_text())["totals"]
+    )
+    assert asked_before > 0
+
+
+def test_unreadable_submissions_are_rows_not_the_end_of_the_run(
+    world: RegistryEmulator, tmp_path: Path
+) -> None:
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    (submissions / "good.bib").write_text(_entries(3)[0], encoding="utf-8")
+    (submissions / "scan.pdf").write_bytes(b"%PDF-1.4\n%\xe2\xe3 not really a PDF")
+    broken = submissions / "broken"
+    broken.mkdir()
+    (broken / "paper.md").write_text("---\nbibliography: missing.bib\n---\n[@a]\n")
+    (submissions / "notes.docx").write_bytes(b"PK\x03\x04")  # not a kind screen reads: skipped
+    environment = run_environment(world, tmp_path / "cache")
+    out = tmp_path / "out"
+    run = _citecheck(["screen", str(submissions), "-o", str(out)], environment)
+    assert run.returncode == 1, run.stderr  # some submissions could not be read
+    assert "Traceback" not in run.stderr
+    rows = {
+        r["submission"]: r
+        for r in json.loads((out / "summary.json").read_text(encoding="utf-8"))["submissions"]
+    }
+    assert set(rows) == {"good", "scan", "broken"}
+    assert rows["good"]["references"] == 1 and not rows["good"]["problem"]
+    assert "missing.bib" in rows["broken"]["problem"]
+    assert rows["scan"]["problem"] or rows["scan"]["references"] == 0
+
+
+def test_screen_usage_errors_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["screen", "-o", str(tmp_path / "out")]) == 2
+    assert "nothing to screen" in capsys.readouterr().err
+    assert main(["screen", str(tmp_path / "nowhere"), "-o", str(tmp_path / "out")]) == 2
+    assert "nowhere: no such file or folder" in capsys.readouterr().err
+    manifest = tmp_path / "list.txt"
+    manifest.write_text("paper.pdf\n")
+    assert main(["screen", "--manifest", str(manifest), "-o", str(tmp_path / "out")]) == 2
+    assert "list.txt:1: paper.pdf: no such file or folder" in capsys.readouterr().err
