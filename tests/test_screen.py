@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -81,7 +82,7 @@ def _verdicts(report: Path) -> dict[str, str]:
 
 
 @pytest.fixture
-def world() -> RegistryEmulator:
+def world() -> Iterator[RegistryEmulator]:
     with RegistryEmulator(strict=False, world=World.load()) as emulator:
         yield emulator
 
