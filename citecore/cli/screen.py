@@ -89,7 +89,7 @@ def run_screen(args: argparse.Namespace) -> int:
         if not options.quiet:
             print(f"citecheck: {message}", file=sys.stderr)
 
-    with cluster_client(settings) as client:
+    with cluster_client(settings.scheduler, settings.workers) as client:
         outcome = screen(submissions, options, settings, client, progress)
     totals = ", ".join(f"{value} {name}" for name, value in outcome.totals.items())
     print(f"citecheck: {args.output / 'summary.html'}: {totals}", file=sys.stderr)

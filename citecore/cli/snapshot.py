@@ -30,6 +30,18 @@ def register(commands: Commands) -> None:
         help="declare the dumps a complete copy of the registries (full Crossref/OpenAlex "
         "dumps): offline, a work the snapshot lacks is then reported not_found",
     )
+    build.add_argument(
+        "--shards",
+        type=int,
+        metavar="N",
+        help="build N shards in parallel on a Dask cluster; SNAPSHOT is then a folder",
+    )
+    build.add_argument(
+        "--workers", type=int, metavar="N", help="worker processes of the local cluster"
+    )
+    build.add_argument(
+        "--scheduler", metavar="ADDRESS", help="a running Dask scheduler to build the shards on"
+    )
     build.set_defaults(run=run_build)
 
 
@@ -38,10 +50,27 @@ def run_build(args: argparse.Namespace) -> int:
     for dump in args.dumps:
         if not dump.is_file():
             raise CitecheckError(f"{dump}: no such file")
-    imported, skipped = build_snapshot(args.dumps, args.output, complete=args.complete)
+    if args.shards is None and (args.workers is not None or args.scheduler):
+        raise CitecheckError("--workers and --scheduler build shards: give --shards N too")
+    if args.shards is not None:
+        imported, skipped = _build_shards(args)
+    else:
+        imported, skipped = build_snapshot(args.dumps, args.output, complete=args.complete)
     declared = " (declared complete)" if args.complete else ""
     print(
         f"{args.output}: {imported} records imported, {skipped} lines skipped{declared}",
         file=sys.stderr,
     )
     return 0
+
+
+def _build_shards(args: argparse.Namespace) -> tuple[int, int]:
+    from citecore.screen.run import cluster_client
+    from citecore.screen.shards import build_sharded_snapshot
+
+    if args.shards < 1 or (args.workers is not None and args.workers < 1):
+        raise CitecheckError("--shards and --workers must be at least 1")
+    if args.output.is_file():
+        raise CitecheckError(f"{args.output}: a snapshot file; a sharded snapshot is a folder")
+    with cluster_client(args.scheduler or "", args.workers or 2) as client:
+        return build_sharded_snapshot(args.dumps, args.output, args.shards, args.complete, client)

@@ -123,25 +123,59 @@ def build_snapshot(
     return imported, skipped
 
 
+MANIFEST = "manifest.json"
+
+
+def write_manifest(folder: Path, shards: list[str], records: int, complete: bool) -> None:
+    """Declare the shards in `folder` one snapshot (written last: a folder without it is not
+    a snapshot, so an interrupted build is never read)."""
+    data = {"shards": shards, "records": records, "complete": complete}
+    partial = folder / f".{MANIFEST}.partial"
+    partial.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    partial.replace(folder / MANIFEST)
+
+
 class Snapshot:
-    """Read access to a built snapshot."""
+    """Read access to a built snapshot: one SQLite file, or a folder of shards that
+    `snapshot build --shards` wrote (each a snapshot of part of the dumps, all asked)."""
 
     def __init__(self, path: Path) -> None:
-        if not path.is_file():
+        self.path = path
+        if path.is_dir():
+            files, self.complete = self._manifest(path)
+        elif path.is_file():
+            files, self.complete = [path], False
+        else:
             raise InputError(
                 f"{path}: no such snapshot (build one with `citecheck snapshot build`)"
             )
-        self.path = path
+        self._connections: list[sqlite3.Connection] = []
+        for file in files:
+            try:
+                connection = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
+                self._connections.append(connection)
+                connection.execute("SELECT pmid FROM works LIMIT 1")
+                about = dict(connection.execute("SELECT name, value FROM about").fetchall())
+            except sqlite3.Error as exc:
+                self.close()
+                raise InputError(
+                    f"{file}: not a citecheck snapshot, or one built by an older version "
+                    f"({exc}); build it again with `citecheck snapshot build`"
+                ) from exc
+            if path.is_file():
+                self.complete = about.get("complete") == "yes"
+
+    @staticmethod
+    def _manifest(folder: Path) -> tuple[list[Path], bool]:
         try:
-            self._connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            self._connection.execute("SELECT pmid FROM works LIMIT 1")
-            about = dict(self._connection.execute("SELECT name, value FROM about").fetchall())
-        except sqlite3.Error as exc:
+            data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+            shards = [folder / str(name) for name in data["shards"]]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
             raise InputError(
-                f"{path}: not a citecheck snapshot, or one built by an older version "
-                f"({exc}); build it again with `citecheck snapshot build`"
+                f"{folder}: not a sharded snapshot (no readable {MANIFEST}: an unfinished "
+                "build?); build it again with `citecheck snapshot build --shards`"
             ) from exc
-        self.complete = about.get("complete") == "yes"
+        return shards, data.get("complete") is True
 
     def _records(self, rows: Iterable[tuple[str]]) -> list[WorkRecord]:
         records = []
@@ -150,36 +184,43 @@ class Snapshot:
             records.append(record)
         return records
 
+    def _everywhere(self, sql: str, value: str) -> list[WorkRecord]:
+        found = []
+        for connection in self._connections:
+            found.extend(self._records(connection.execute(sql, (value,))))
+        return found
+
     def by_doi(self, doi: str) -> list[WorkRecord]:
         """Records with this DOI."""
-        rows = self._connection.execute("SELECT record FROM works WHERE doi = ?", (doi.lower(),))
-        return self._records(rows)
+        return self._everywhere("SELECT record FROM works WHERE doi = ?", doi.lower())
 
     def by_arxiv(self, arxiv_id: str) -> list[WorkRecord]:
         """Records with this arXiv id (any version)."""
-        rows = self._connection.execute(
-            "SELECT record FROM works WHERE arxiv = ?", (_unversioned(arxiv_id),)
-        )
-        return self._records(rows)
+        return self._everywhere("SELECT record FROM works WHERE arxiv = ?", _unversioned(arxiv_id))
 
     def by_pmid(self, pmid: str) -> list[WorkRecord]:
         """Records with this PubMed id."""
-        rows = self._connection.execute("SELECT record FROM works WHERE pmid = ?", (pmid,))
-        return self._records(rows)
+        return self._everywhere("SELECT record FROM works WHERE pmid = ?", pmid)
 
     def search(self, title: str, limit: int = 5) -> list[WorkRecord]:
-        """Records whose title contains the title's words, best first."""
+        """Records whose title contains the title's words, best first (by BM25 rank; across
+        shards, the best of each shard merged by rank)."""
         words = re.findall(r"\w+", title)
         if not words:
             return []
         query = " ".join(f'"{w}"' for w in words)
-        rows = self._connection.execute(
-            "SELECT works.record FROM titles JOIN works ON works.id = titles.rowid "
-            "WHERE titles MATCH ? ORDER BY rank LIMIT ?",
-            (query, limit),
-        )
-        return self._records(rows)
+        ranked: list[tuple[float, int, str]] = []
+        for connection in self._connections:
+            rows = connection.execute(
+                "SELECT titles.rank, works.record FROM titles JOIN works ON works.id = "
+                "titles.rowid WHERE titles MATCH ? ORDER BY rank LIMIT ?",
+                (query, limit),
+            )
+            ranked.extend((rank, len(ranked), record) for rank, record in rows)
+        ranked.sort()
+        return self._records((record,) for _, _, record in ranked[:limit])
 
     def close(self) -> None:
-        """Close the database."""
-        self._connection.close()
+        """Close the database files."""
+        for connection in self._connections:
+            connection.close()

@@ -66,9 +66,9 @@ class ScreenOutcome:
 
 
 @contextmanager
-def cluster_client(settings: ScreenSettings) -> Iterator[Client]:
-    """A client of the scheduler at `settings.scheduler`, else of a LocalCluster of
-    `settings.workers` single-threaded worker processes, closed afterwards."""
+def cluster_client(scheduler: str = "", workers: int = 2) -> Iterator[Client]:
+    """A client of the scheduler at `scheduler`, else of a LocalCluster of `workers`
+    single-threaded worker processes, closed afterwards."""
     try:  # ~0.5 s to import: screening runs only
         from distributed import Client, LocalCluster
     except ImportError as exc:
@@ -79,13 +79,13 @@ def cluster_client(settings: ScreenSettings) -> Iterator[Client]:
     # The scheduler and the client log each connection at INFO: a run's own progress is what
     # the user reads.
     logging.getLogger("distributed").setLevel(logging.ERROR)
-    if settings.scheduler:
-        with Client(settings.scheduler) as client:
+    if scheduler:
+        with Client(scheduler) as client:
             yield client
         return
     with (
         LocalCluster(
-            n_workers=settings.workers,
+            n_workers=workers,
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
