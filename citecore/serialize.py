@@ -32,6 +32,27 @@ def to_data(value: Any) -> Any:
     return value
 
 
+def to_compact_data(value: Any) -> Any:
+    """`to_data` leaving out every dataclass field that holds its default (`from_data` puts it
+    back): what a store of millions of records keeps."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        kept = {}
+        for f in dataclasses.fields(value):
+            field_value = getattr(value, f.name)
+            if f.default is not dataclasses.MISSING and field_value == f.default:
+                continue
+            if f.default_factory is not dataclasses.MISSING and field_value == f.default_factory():
+                continue
+            kept[f.name] = to_compact_data(field_value)
+        return kept
+    if isinstance(value, (tuple, list, frozenset, set)):
+        items = [to_compact_data(v) for v in value]
+        return sorted(items) if isinstance(value, (frozenset, set)) else items
+    if isinstance(value, dict):
+        return {str(k): to_compact_data(v) for k, v in value.items()}
+    return to_data(value)
+
+
 def from_data(kind: Any, data: Any) -> Any:
     """Rebuild a value of type `kind` from what `to_data` made."""
     return _decoder(kind)(data)

@@ -118,7 +118,8 @@ def submission_entries(
                 yield "corrupted", _bibtex(key, data, with_doi=True)
             else:
                 words = str(data["title"]).split()
-                words[rng.randrange(len(words) - 1)] = rng.choice(_WORDS)
+                at = rng.randrange(len(words) - 1)
+                words[at] = rng.choice([w for w in _WORDS if w != words[at].lower()])
                 data["title"] = " ".join(words)
                 yield "corrupted", _bibtex(key, data, with_doi=False)
         else:

@@ -25,7 +25,7 @@ from citecore.model import (
     SourceLocation,
 )
 from citecore.registries.record import WorkRecord
-from citecore.serialize import from_data, record_from_data, to_data
+from citecore.serialize import from_data, record_from_data, to_compact_data, to_data
 
 # NaN is never equal to itself; the records never hold one.
 st.register_type_strategy(float, st.floats(allow_nan=False, allow_infinity=False))
@@ -43,6 +43,16 @@ def _through_json(value: Any) -> Any:
 def test_round_trip_through_json(kind: type, data: st.DataObject) -> None:
     value = data.draw(st.from_type(kind))
     assert record_from_data(kind, _through_json(value)) == value
+
+
+@pytest.mark.parametrize("kind", CACHED, ids=lambda k: k.__name__)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_compact_round_trip_leaves_out_only_defaults(kind: type, data: st.DataObject) -> None:
+    value = data.draw(st.from_type(kind))
+    compact = json.loads(json.dumps(to_compact_data(value)))
+    assert record_from_data(kind, compact) == value
+    assert len(json.dumps(compact)) <= len(json.dumps(to_data(value)))
 
 
 def test_enums_are_stored_by_value_and_sets_in_order() -> None:

@@ -26,7 +26,7 @@ from citecore.errors import InputError
 from citecore.identifiers import arxiv_from_doi
 from citecore.registries import crossref, openalex
 from citecore.registries.record import WorkRecord
-from citecore.serialize import record_from_data, to_data
+from citecore.serialize import record_from_data, to_compact_data
 
 _SCHEMA = (
     "CREATE TABLE works (id INTEGER PRIMARY KEY, doi TEXT, arxiv TEXT, pmid TEXT, "
@@ -108,7 +108,7 @@ def build_snapshot(
                         _unversioned(record.arxiv_id or arxiv_from_doi(record.doi)),
                         record.pmid,
                         record.title,
-                        json.dumps(to_data(record)),
+                        json.dumps(to_compact_data(record), separators=(",", ":")),
                     ),
                 )
                 connection.execute(
