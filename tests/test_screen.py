@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -19,8 +21,11 @@ import pytest
 
 from citecore.cli import main
 from citecore.model import Source
+from citecore.options import resolve_options
 from citecore.registries.settings import rate_variables
 from citecore.screen.gate import RateBook
+from citecore.screen.run import ScreenSettings, cluster_client, screen
+from citecore.screen.submissions import find_submissions
 from tests.emulator import RegistryEmulator
 from tests.hallmark import _entries
 from tests.kill_resume import run_environment
@@ -195,14 +200,16 @@ def test_a_killed_run_resumes_where_it_stopped(world: RegistryEmulator, tmp_path
         if verdicts.exists() and verdicts.stat().st_size > 0:
             break
         time.sleep(0.05)
-    if first.poll() is None:
-        import os
-
+    killed = first.poll() is None
+    if killed:
         os.killpg(first.pid, signal.SIGKILL)
     first.communicate(timeout=60)
     asked_before = len(world.log)
     resumed = _citecheck(["screen", str(submissions), "-o", str(out), "--resume"], environment)
     assert resumed.returncode == 0, resumed.stderr
+    if killed:  # what the first run had judged is not judged again
+        saved = re.search(r"(\d+) verdicts resumed", resumed.stderr)
+        assert saved and int(saved.group(1)) > 0, resumed.stderr
     clean = tmp_path / "clean"
     again = _citecheck(["screen", str(submissions), "-o", str(clean)], environment)
     assert again.returncode == 0, again.stderr
@@ -253,3 +260,33 @@ def test_screen_usage_errors_are_one_line(
     manifest.write_text("paper.pdf\n")
     assert main(["screen", "--manifest", str(manifest), "-o", str(tmp_path / "out")]) == 2
     assert "list.txt:1: paper.pdf: no such file or folder" in capsys.readouterr().err
+
+
+def test_a_worker_lost_mid_run_changes_no_verdict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    submissions = _venue(tmp_path, papers=4, per_paper=15, seed=7)
+    with RegistryEmulator(strict=False, world=World.load()) as emulator:
+        for name, value in run_environment(emulator, tmp_path / "cache").items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.delenv("CITECHECK_OFFLINE", raising=False)
+        options = resolve_options({}, base={"strict": True})
+        found = find_submissions([submissions])
+        with cluster_client("", 2) as client:
+            victims = list(client.run(os.getpid).values())
+
+            def kill_a_worker(route: str) -> None:
+                if len(emulator.log) == 25 and victims:  # mid-way through the lookups
+                    os.kill(victims.pop(), signal.SIGKILL)
+
+            emulator.faults = lambda route: kill_a_worker(route)
+            outcome = screen(found, options, ScreenSettings(tmp_path / "out"), client)
+        assert not victims  # a worker was killed while the run went on
+        emulator.faults = None
+        clean = tmp_path / "clean"
+        with cluster_client("", 2) as client:
+            again = screen(found, options, ScreenSettings(clean), client)
+    assert outcome.totals == again.totals
+    for submission in found:
+        report = Path(submission.id) / "report.json"
+        assert _verdicts(tmp_path / "out" / report) == _verdicts(clean / report)

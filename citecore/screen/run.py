@@ -143,8 +143,14 @@ def screen(
     size = max(1, min(settings.works_per_task, -(-len(works) // (4 * workers))))
     batches = [works[start : start + size] for start in range(0, len(works), size)]
     outage: Outage | None = None
+    # Scattered, not embedded in the task graph: a venue's references are hundreds of MB.
     verifying = client.map(
-        verify_works, batches, options=options, rate=rate, retries=_RETRIES, pure=False
+        verify_works,
+        client.scatter(batches),
+        options=options,
+        rate=rate,
+        retries=_RETRIES,
+        pure=False,
     )
     for done, future in enumerate(as_completed(verifying), 1):
         found, batch_outage = future.result()
