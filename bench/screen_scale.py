@@ -79,6 +79,9 @@ def main() -> None:
     parser.add_argument("--references", type=int, default=50)
     parser.add_argument("--sample", type=int, default=20, help="submissions checked by verify")
     parser.add_argument("--keep", action="store_true", help="reuse dumps and snapshots built")
+    parser.add_argument(
+        "--snapshot-only", action="store_true", help="stop after the snapshot's build and lookups"
+    )
     args = parser.parse_args()
     folder = FOLDER / f"{args.records}"
     if folder.exists() and not args.keep:
@@ -120,6 +123,8 @@ def main() -> None:
         dois, titles = _lookups(path, args.records)
         print(f"lookups, {name}: {dois:,.0f} DOI/s, {titles:,.0f} title searches/s (1 process)")
 
+    if args.snapshot_only:
+        return
     submissions_folder = folder / "submissions"
     if not submissions_folder.exists():
         labels = write_submissions(

@@ -66,8 +66,11 @@ def register(commands: Commands) -> None:
 
 def run_screen(args: argparse.Namespace) -> int:
     """Screen the submissions; print the totals; 0 when every submission was read."""
-    from citecore.screen.run import ScreenSettings, cluster_client, screen
-    from citecore.screen.submissions import find_submissions
+    try:  # dask.distributed, ~0.5 s to import: cluster runs only
+        from citecore.screen.run import ScreenSettings, cluster_client, screen
+        from citecore.screen.submissions import find_submissions
+    except ModuleNotFoundError as exc:
+        raise CitecheckError(f"{exc.name} is needed here: pip install 'citecheck[screen]'") from exc
 
     if not args.inputs and args.manifest is None:
         raise CitecheckError("nothing to screen: give folders of submissions or --manifest")

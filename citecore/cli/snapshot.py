@@ -65,8 +65,11 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def _build_shards(args: argparse.Namespace) -> tuple[int, int]:
-    from citecore.screen.run import cluster_client
-    from citecore.screen.shards import build_sharded_snapshot
+    try:  # dask.distributed, ~0.5 s to import: cluster runs only
+        from citecore.screen.run import cluster_client
+        from citecore.screen.shards import build_sharded_snapshot
+    except ModuleNotFoundError as exc:
+        raise CitecheckError(f"{exc.name} is needed here: pip install 'citecheck[screen]'") from exc
 
     if args.shards < 1 or (args.workers is not None and args.workers < 1):
         raise CitecheckError("--shards and --workers must be at least 1")

@@ -3,8 +3,9 @@
 1. Every submission is read on the cluster (`reading.read_submission`); its readings stay there.
 2. The references come back to the client, which groups them: each distinct reference once (by
    its content), grouped by the work it names (`works.work_key`). Works go out in batches
-   (`tasks.verify_works`), every worker's registry client booking its requests with one shared
-   `RateBook` actor, so each registry's published rate holds for the whole cluster.
+   (`tasks.verify_works`), every worker's registry client booking its requests in one
+   `RateBook` the scheduler keeps, so each registry's published rate holds for the whole
+   cluster.
 3. Each submission is checked with its verdicts (`tasks.report_submission`, next to its
    reading) and its reports come back to be written, with its row of the venue's table.
 
@@ -21,11 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citecore.errors import CitecheckError
 from citecore.files import write_atomically
 from citecore.model import Outage, Reference
 from citecore.options import Options
-from citecore.screen.gate import ClusterRate, RateBook
+from citecore.screen.gate import ClusterRate, RateBookPlugin
 from citecore.screen.reading import SubmissionReading, read_submission
 from citecore.screen.state import ScreenState, submission_stamp
 from citecore.screen.submissions import Submission
@@ -69,12 +69,7 @@ class ScreenOutcome:
 def cluster_client(scheduler: str = "", workers: int = 2) -> Iterator[Client]:
     """A client of the scheduler at `scheduler`, else of a LocalCluster of `workers`
     single-threaded worker processes, closed afterwards."""
-    try:  # ~0.5 s to import: screening runs only
-        from distributed import Client, LocalCluster
-    except ImportError as exc:
-        raise CitecheckError(
-            "citecheck screen needs dask.distributed: pip install 'citecheck[screen]'"
-        ) from exc
+    from distributed import Client, LocalCluster
 
     # The scheduler and the client log each connection at INFO: a run's own progress is what
     # the user reads.
@@ -137,21 +132,19 @@ def screen(
         f"{outcome.works} works; {len(verdicts)} verdicts resumed"
     )
 
-    rate = ClusterRate(client.submit(RateBook, actor=True).result())
+    client.register_plugin(RateBookPlugin())
+    rate = ClusterRate()
     # Batches small enough that every worker gets several, large enough to amortise a task.
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     size = max(1, min(settings.works_per_task, -(-len(works) // (4 * workers))))
     batches = [works[start : start + size] for start in range(0, len(works), size)]
     outage: Outage | None = None
-    # Scattered, not embedded in the task graph: a venue's references are hundreds of MB.
-    verifying = client.map(
-        verify_works,
-        client.scatter(batches),
-        options=options,
-        rate=rate,
-        retries=_RETRIES,
-        pure=False,
-    )
+    # One graph per batch: a venue's references in one graph would be hundreds of MB, and
+    # scattered data would die with its worker (a task's own data is sent again).
+    verifying = [
+        client.submit(verify_works, batch, options, rate, retries=_RETRIES, pure=False)
+        for batch in batches
+    ]
     for done, future in enumerate(as_completed(verifying), 1):
         found, batch_outage = future.result()
         state.save_verdicts(found)
