@@ -101,12 +101,14 @@ def test_screen_gives_the_verdicts_of_the_single_machine_commands(
     run = _citecheck(["screen", str(submissions), "-o", str(out), "--workers", "2"], environment)
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
+    exits = {}
     for n in range(5):
         single = tmp_path / f"single{n}.json"
         verify = _citecheck(
             ["verify", str(submissions / f"paper{n}.bib"), "-o", str(single)], environment
         )
         assert verify.returncode in (0, 1), verify.stderr
+        exits[f"paper{n}"] = verify.returncode
         assert _verdicts(out / f"paper{n}" / "report.json") == _verdicts(single)
     essay = tmp_path / "essay.json"
     _citecheck(["check", str(submissions / "essay" / "essay.md"), "-o", str(essay)], environment)
@@ -124,6 +126,11 @@ def test_screen_gives_the_verdicts_of_the_single_machine_commands(
     assert rows["paper0"]["not_found"] == paper0["not_found"]
     assert rows["paper0"]["verified"] == paper0["verified"]
     assert rows["essay"]["references"] == 6  # every entry of its bibliography is reported
+    assert {k: rows[k]["exit_status"] for k in exits} == exits  # as `verify` exits
+    failing = _citecheck(
+        ["screen", str(submissions), "-o", str(out), "--fail-on", "not_found"], environment
+    )
+    assert failing.returncode == (1 if any(r["not_found"] for r in rows.values()) else 0)
     with (out / "summary.csv").open(encoding="utf-8") as stream:
         assert [r["submission"] for r in csv.DictReader(stream)] == list(rows)
     page = (out / "summary.html").read_text(encoding="utf-8")

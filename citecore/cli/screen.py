@@ -65,7 +65,8 @@ def register(commands: Commands) -> None:
 
 
 def run_screen(args: argparse.Namespace) -> int:
-    """Screen the submissions; print the totals; 0 when every submission was read."""
+    """Screen the submissions; print the totals; 0 when every submission was read (and, with
+    `--fail-on`, none has a finding of those kinds), else 1."""
     try:  # dask.distributed, ~0.5 s to import: cluster runs only
         from citecore.screen.run import ScreenSettings, cluster_client, screen
         from citecore.screen.submissions import find_submissions
@@ -96,4 +97,11 @@ def run_screen(args: argparse.Namespace) -> int:
         outcome = screen(submissions, options, settings, client, progress)
     totals = ", ".join(f"{value} {name}" for name, value in outcome.totals.items())
     print(f"citecheck: {args.output / 'summary.html'}: {totals}", file=sys.stderr)
-    return 1 if outcome.totals.get("unread") else 0
+    if outcome.totals.get("unread"):
+        return 1
+    # With --fail-on, the run fails as one of its submissions' `verify`/`check` would.
+    failing = [row["submission"] for row in outcome.rows if row.get("exit_status")]
+    if args.fail_on and failing:
+        print(f"citecheck: failing (--fail-on): {', '.join(failing[:20])}", file=sys.stderr)
+        return 1
+    return 0

@@ -27,6 +27,7 @@ COLUMNS = (
     "report",
     "problem",
 )
+_TEXT = ("submission", "kind", "report", "problem")  # left-aligned, sorted as text
 _COUNTED = ("references", "verified", "mismatch", "not_found", "retracted", "unverifiable")
 # Verdicts a venue reads as "could not be checked": not an accusation of the submission.
 _UNCHECKED = (ReferenceVerdict.UNVERIFIABLE, ReferenceVerdict.ERROR, ReferenceVerdict.UNCHECKED)
@@ -95,7 +96,7 @@ body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; }
 table { border-collapse: collapse; }
 th, td { padding: 0.3em 0.7em; border-bottom: 1px solid #ddd; text-align: right; }
 th { cursor: pointer; background: #f4f4f4; position: sticky; top: 0; }
-td:first-child, th:first-child, td.text { text-align: left; }
+td.text, th.text { text-align: left; }
 td.flag { background: #fde8e8; font-weight: bold; }
 """
 
@@ -103,7 +104,10 @@ td.flag { background: #fde8e8; font-weight: bold; }
 def summary_html(rows: Sequence[dict[str, Any]], totals: dict[str, Any], title: str) -> str:
     """A self-contained page: the totals, then the table sortable by any column (no network,
     no files beside it but the reports it links)."""
-    head = "".join(f"<th>{html.escape(c.replace('_', ' '))}</th>" for c in COLUMNS)
+    text = ' class="text"'
+    head = "".join(
+        f"<th{text if c in _TEXT else ''}>{html.escape(c.replace('_', ' '))}</th>" for c in COLUMNS
+    )
     body = []
     for row in rows:
         cells = []
@@ -113,7 +117,7 @@ def summary_html(rows: Sequence[dict[str, Any]], totals: dict[str, Any], title: 
             if column == "report" and value:
                 shown = f'<a href="{html.escape(str(value), quote=True)}">report</a>'
             flagged = column in ("mismatch", "not_found", "retracted") and value
-            style = ' class="flag"' if flagged else ' class="text"' if column == "problem" else ""
+            style = ' class="flag"' if flagged else ' class="text"' if column in _TEXT else ""
             data = html.escape(str(value), quote=True)
             cells.append(f'<td{style} data-value="{data}">{shown}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecore.model import Outage, Reference, ReferenceResult
 from citecore.options import Options, ReportFormat
+from citecore.policy import exit_status
 from citecore.report import render_report
 from citecore.screen.reading import KnownVerdicts, SubmissionReading, check_submission
 from citecore.screen.summary import submission_row, unread_row
@@ -70,9 +71,11 @@ def report_submission(
         result = check_submission(reading, options, KnownVerdicts(verdicts, unchecked))
     except Exception as exc:  # read once already: a second reading failing is still no crash
         return SubmissionReport(submission.id, unread_row(submission, f"{submission.path}: {exc}"))
+    row = submission_row(submission, result, report_name)
+    row["exit_status"] = int(exit_status(result, options))  # what `verify`/`check` would exit
     return SubmissionReport(
         submission.id,
-        submission_row(submission, result, report_name),
+        row,
         render_report(result, ReportFormat.JSON, only_issues=False),
         render_report(result, ReportFormat.MARKDOWN, only_issues=False),
     )
