@@ -299,3 +299,26 @@ def test_a_worker_lost_mid_run_changes_no_verdict(
     for submission in found:
         report = Path(submission.id) / "report.json"
         assert _verdicts(tmp_path / "out" / report) == _verdicts(clean / report)
+
+
+def test_what_an_outage_left_unchecked_is_asked_again_on_resume(
+    world: RegistryEmulator, tmp_path: Path
+) -> None:
+    submissions = _venue(tmp_path, papers=3, per_paper=10, seed=11)
+    environment = run_environment(world, tmp_path / "cache")
+    out = tmp_path / "out"
+    # The first run has no network: every registry refuses the connection.
+    offline = {k: "http://127.0.0.1:1" if k.endswith("_URL") else v for k, v in environment.items()}
+    failed = _citecheck(["screen", str(submissions), "-o", str(out)], offline)
+    assert failed.returncode == 0, failed.stderr
+    first = _verdicts(out / "paper0" / "report.json")
+    assert set(first.values()) <= {"error", "unverifiable"}, first
+    resumed = _citecheck(["screen", str(submissions), "-o", str(out), "--resume"], environment)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "0 already reported" in resumed.stderr  # no report of the outage was kept
+    clean = tmp_path / "clean"
+    _citecheck(["screen", str(submissions), "-o", str(clean)], environment)
+    for n in range(3):
+        report = Path(f"paper{n}") / "report.json"
+        assert _verdicts(out / report) == _verdicts(clean / report)
+        assert "error" not in _verdicts(out / report).values()

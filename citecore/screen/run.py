@@ -62,7 +62,6 @@ class ScreenOutcome:
     references: int = 0  # references read, every submission's counted
     distinct: int = 0  # of them, distinct references (the same entry cited alike)
     works: int = 0  # distinct works they name
-    judged: int = 0  # distinct references judged by this run (the rest resumed)
 
 
 @contextmanager
@@ -147,9 +146,10 @@ def screen(
     ]
     for done, future in enumerate(as_completed(verifying), 1):
         found, batch_outage = future.result()
-        state.save_verdicts(found)
+        # What an outage left unchecked is not saved: a resumed run asks again.
+        missed = set(batch_outage.unchecked) if batch_outage is not None else set()
+        state.save_verdicts({c: r for c, r in found.items() if c not in missed})
         verdicts.update(found)
-        outcome.judged += len(found)
         if batch_outage is not None:
             outage = Outage.combined(outage, batch_outage)
         progress(f"verified {done}/{len(batches)} batches")
@@ -167,10 +167,15 @@ def screen(
         for submission, reading, keys in zip(todo, readings, per_submission, strict=True)
     ]
     rows = {s_id: row for s_id, (_, row) in reported.items()}
+    unchecked = set(outage.unchecked) if outage is not None else set()
+    incomplete = {
+        s.id for s, keys in zip(todo, per_submission, strict=True) if unchecked & set(keys)
+    }
     for done, future in enumerate(as_completed(reporting), 1):
         report: SubmissionReport = future.result()
         _write_reports(settings.out, report)
-        state.save_report(report.submission_id, stamps[report.submission_id], report.row)
+        if report.submission_id not in incomplete:  # else a resumed run reports it again
+            state.save_report(report.submission_id, stamps[report.submission_id], report.row)
         rows[report.submission_id] = report.row
         if done % 50 == 0 or done == len(reporting):
             progress(f"reported {done}/{len(reporting)} submissions")
