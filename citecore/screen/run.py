@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citecore.errors import CitecheckError
 from citecore.files import write_atomically
 from citecore.model import Outage, Reference
 from citecore.options import Options
@@ -131,7 +132,13 @@ def screen(
         f"{outcome.works} works; {len(verdicts)} verdicts resumed"
     )
 
-    client.register_plugin(RateBookPlugin())
+    try:
+        client.register_plugin(RateBookPlugin())
+    except Exception as exc:  # the scheduler's own environment: its error, told plainly
+        raise CitecheckError(
+            f"the Dask scheduler cannot keep citecheck's rate book ({type(exc).__name__}: "
+            f"{exc}): install citecheck in the scheduler's environment too"
+        ) from exc
     rate = ClusterRate()
     # Batches small enough that every worker gets several, large enough to amortise a task.
     workers = max(1, len(client.scheduler_info().get("workers", {})))
