@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecore.errors import CitecheckError
 from citecore.files import write_atomically
-from citecore.model import Outage, Reference
+from citecore.model import Outage, Reference, ReferenceResult
 from citecore.options import Options
 from citecore.screen.gate import ClusterRate, RateBookPlugin
 from citecore.screen.reading import SubmissionReading, read_submission
@@ -105,32 +105,68 @@ def screen(
     """Screen `submissions` on `client`'s cluster into `settings.out`: per-submission reports
     (`<id>/report.json`, `<id>/REVIEW-CITES.md`) and the venue table (`summary.json`,
     `summary.csv`, `summary.html`)."""
-    from distributed import as_completed
-
     state = ScreenState(settings.out, settings.resume)
     reported = state.reported() if settings.resume else {}
     stamps = {s.id: submission_stamp(s) for s in submissions}
     todo = [s for s in submissions if reported.get(s.id, ("", {}))[0] != stamps[s.id]]
-    outcome = ScreenOutcome()
     progress(f"{len(submissions)} submissions, {len(submissions) - len(todo)} already reported")
-
-    readings = client.map(read_submission, todo, options=options, retries=_RETRIES)
-    cited = client.gather(client.map(_references_of, readings, retries=_RETRIES))
-    contents: dict[str, Reference] = {}
-    per_submission: list[list[str]] = []
-    for references in cited:
-        keys = [verdict_key(r) for r in references]
-        per_submission.append(keys)
-        contents.update(zip(keys, references, strict=True))
-        outcome.references += len(keys)
+    outcome = ScreenOutcome()
+    cited = _read(client, todo, options, outcome)
     verdicts = state.verdicts() if settings.resume else {}
-    works = _group_by_work({c: r for c, r in contents.items() if c not in verdicts})
-    outcome.distinct = len(contents)
-    outcome.works = len({work_key(r) or c for c, r in contents.items()})
     progress(
         f"{outcome.references} references: {outcome.distinct} distinct, naming "
         f"{outcome.works} works; {len(verdicts)} verdicts resumed"
     )
+    works = _group_by_work({c: r for c, r in cited.contents.items() if c not in verdicts})
+    outage = _verify(client, works, options, settings, state, verdicts, progress)
+    rows = {s_id: row for s_id, (_, row) in reported.items()}
+    rows.update(_report(client, cited, verdicts, outage, options, settings, state, progress))
+    outcome.rows = [rows[s.id] for s in submissions if s.id in rows]
+    outcome.totals = totals_of(outcome.rows)
+    _write_summary(settings.out, outcome)
+    return outcome
+
+
+@dataclass
+class _Cited:
+    """What the reading stage leaves: the submissions read, their readings (on the cluster),
+    each one's reference content keys, and every distinct reference by its content key."""
+
+    submissions: list[Submission]
+    readings: list[Any]  # futures of SubmissionReading
+    keys: list[list[str]]
+    contents: dict[str, Reference]
+
+
+def _read(
+    client: Client, todo: list[Submission], options: Options, outcome: ScreenOutcome
+) -> _Cited:
+    """Read every submission on the cluster; bring their references back, counted."""
+    readings = client.map(read_submission, todo, options=options, retries=_RETRIES)
+    cited = _Cited(todo, readings, [], {})
+    for references in client.gather(client.map(_references_of, readings, retries=_RETRIES)):
+        keys = [verdict_key(r) for r in references]
+        cited.keys.append(keys)
+        cited.contents.update(zip(keys, references, strict=True))
+        outcome.references += len(keys)
+    outcome.distinct = len(cited.contents)
+    outcome.works = len({work_key(r) or c for c, r in cited.contents.items()})
+    return cited
+
+
+def _verify(
+    client: Client,
+    works: list[list[Reference]],
+    options: Options,
+    settings: ScreenSettings,
+    state: ScreenState,
+    verdicts: dict[str, ReferenceResult],
+    progress: Callable[[str], None],
+) -> Outage | None:
+    """Verify the works in batches on the cluster, every worker booking its requests in the
+    scheduler's rate book; add the verdicts to `verdicts` and the state as batches finish;
+    return what the registries left unchecked."""
+    from distributed import as_completed
 
     try:
         client.register_plugin(RateBookPlugin())
@@ -144,13 +180,13 @@ def screen(
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     size = max(1, min(settings.works_per_task, -(-len(works) // (4 * workers))))
     batches = [works[start : start + size] for start in range(0, len(works), size)]
-    outage: Outage | None = None
     # One graph per batch: a venue's references in one graph would be hundreds of MB, and
     # scattered data would die with its worker (a task's own data is sent again).
     verifying = [
         client.submit(verify_works, batch, options, rate, retries=_RETRIES, pure=False)
         for batch in batches
     ]
+    outage: Outage | None = None
     for done, future in enumerate(as_completed(verifying), 1):
         found, batch_outage = future.result()
         # What an outage left unchecked is not saved: a resumed run asks again.
@@ -160,6 +196,22 @@ def screen(
         if batch_outage is not None:
             outage = Outage.combined(outage, batch_outage)
         progress(f"verified {done}/{len(batches)} batches")
+    return outage
+
+
+def _report(
+    client: Client,
+    cited: _Cited,
+    verdicts: dict[str, ReferenceResult],
+    outage: Outage | None,
+    options: Options,
+    settings: ScreenSettings,
+    state: ScreenState,
+    progress: Callable[[str], None],
+) -> dict[str, dict[str, Any]]:
+    """Check every submission read with its verdicts, next to its reading; write its reports
+    as they come; return each one's row of the venue table."""
+    from distributed import as_completed
 
     reporting = [
         client.submit(
@@ -171,13 +223,16 @@ def screen(
             f"{submission.id}/REVIEW-CITES.md",
             retries=_RETRIES,
         )
-        for submission, reading, keys in zip(todo, readings, per_submission, strict=True)
+        for submission, reading, keys in zip(
+            cited.submissions, cited.readings, cited.keys, strict=True
+        )
     ]
-    rows = {s_id: row for s_id, (_, row) in reported.items()}
     unchecked = set(outage.unchecked) if outage is not None else set()
     incomplete = {
-        s.id for s, keys in zip(todo, per_submission, strict=True) if unchecked & set(keys)
+        s.id for s, keys in zip(cited.submissions, cited.keys, strict=True) if unchecked & set(keys)
     }
+    stamps = {s.id: submission_stamp(s) for s in cited.submissions}
+    rows = {}
     for done, future in enumerate(as_completed(reporting), 1):
         report: SubmissionReport = future.result()
         _write_reports(settings.out, report)
@@ -186,10 +241,7 @@ def screen(
         rows[report.submission_id] = report.row
         if done % 50 == 0 or done == len(reporting):
             progress(f"reported {done}/{len(reporting)} submissions")
-    outcome.rows = [rows[s.id] for s in submissions if s.id in rows]
-    outcome.totals = totals_of(outcome.rows)
-    _write_summary(settings.out, outcome)
-    return outcome
+    return rows
 
 
 def _group_by_work(contents: dict[str, Reference]) -> list[list[Reference]]:
