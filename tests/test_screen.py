@@ -18,14 +18,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from citecore.cli import main
+from citecore.errors import InputError
 from citecore.model import Source
 from citecore.options import resolve_options
 from citecore.registries.settings import rate_variables
 from citecore.screen.gate import RateBook
 from citecore.screen.run import ScreenSettings, cluster_client, screen
-from citecore.screen.submissions import find_submissions
+from citecore.screen.submissions import find_submissions, read_manifest
 from tests.emulator import RegistryEmulator
 from tests.hallmark import _entries
 from tests.kill_resume import run_environment
@@ -241,6 +244,7 @@ def test_unreadable_submissions_are_rows_not_the_end_of_the_run(
     broken.mkdir()
     (broken / "paper.md").write_text("---\nbibliography: missing.bib\n---\n[@a]\n")
     (submissions / "notes.docx").write_bytes(b"PK\x03\x04")  # not a kind screen reads: skipped
+    (submissions / "empty").mkdir()  # a submission folder with nothing in it: a row
     environment = run_environment(world, tmp_path / "cache")
     out = tmp_path / "out"
     run = _citecheck(["screen", str(submissions), "-o", str(out)], environment)
@@ -250,7 +254,8 @@ def test_unreadable_submissions_are_rows_not_the_end_of_the_run(
         r["submission"]: r
         for r in json.loads((out / "summary.json").read_text(encoding="utf-8"))["submissions"]
     }
-    assert set(rows) == {"good", "scan", "broken"}
+    assert set(rows) == {"good", "scan", "broken", "empty"}
+    assert "no PDF, LaTeX main file" in rows["empty"]["problem"]
     assert rows["good"]["references"] == 1 and not rows["good"]["problem"]
     assert "missing.bib" in rows["broken"]["problem"]
     assert rows["scan"]["problem"] or rows["scan"]["references"] == 0
@@ -322,3 +327,18 @@ def test_what_an_outage_left_unchecked_is_asked_again_on_resume(
         report = Path(f"paper{n}") / "report.json"
         assert _verdicts(out / report) == _verdicts(clean / report)
         assert "error" not in _verdicts(out / report).values()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=st.text(alphabet=st.sampled_from("ab.\t\n #/\\é\x00 pdf"), max_size=60))
+def test_any_manifest_is_read_or_refused_in_one_line(tmp_path: Path, text: str) -> None:
+    manifest = tmp_path / "venue.tsv"
+    manifest.write_text(text, encoding="utf-8")
+    (tmp_path / "a.pdf").write_bytes(b"%PDF-1.4")
+    try:
+        found = read_manifest(manifest)
+    except InputError as exc:
+        assert "venue.tsv" in str(exc) or "a.pdf" in str(exc)
+        assert "\n" not in str(exc)
+    else:
+        assert all(s.path.exists() for s in found)

@@ -90,6 +90,11 @@ def read_submission(submission: Submission, options: Options) -> SubmissionReadi
     list; the cited entries of a document — or the one-line reason it could not be read. Never
     raises for what the submission holds: one unreadable submission is a row of the venue's
     table, not the end of the run."""
+    if submission.kind is SubmissionKind.NOTHING:
+        return SubmissionReading(
+            submission,
+            error=f"{submission.path}: no PDF, LaTeX main file, Markdown document or bibliography",
+        )
     try:
         if submission.kind in (SubmissionKind.PDF, SubmissionKind.BIBLIOGRAPHY):
             bibliography = load_inputs([submission.path], options.grobid, options.timeout)

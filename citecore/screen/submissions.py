@@ -19,6 +19,8 @@ from citecore.pandoc.reader import MARKDOWN_SUFFIXES
 
 _BIBLIOGRAPHY_SUFFIXES = {".bib", ".bibtex", ".json", ".yaml", ".yml"}
 _LIST_SUFFIXES = {".txt", ".text"}
+# A submission is a paper or a project, never a whole disk: a folder is searched this far.
+_MAX_FILES = 5000
 
 
 class SubmissionKind(Enum):
@@ -28,6 +30,7 @@ class SubmissionKind(Enum):
     LATEX = "latex"  # the bibliographies the project cites from
     MARKDOWN = "markdown"  # the bibliographies the document cites from
     BIBLIOGRAPHY = "bibliography"  # every entry of a .bib or CSL file, or a text list
+    NOTHING = "nothing"  # a submission folder holding nothing to read: a row saying so
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +58,16 @@ def _kind_of_file(path: Path) -> SubmissionKind | None:
 def _in_folder(folder: Path) -> tuple[Path, SubmissionKind] | None:
     """The file a submission folder is read from: its LaTeX main file, else its one Markdown
     document, else its PDF, else its bibliography — the first kind present, by name."""
-    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    files = []
+    try:
+        for path in folder.rglob("*"):
+            if path.is_file():
+                files.append(path)
+            if len(files) > _MAX_FILES:
+                raise InputError(f"{folder}: more than {_MAX_FILES} files: not one submission")
+    except OSError as exc:
+        raise InputError(f"{folder}: cannot be read: {exc.strerror or exc}") from exc
+    files.sort()
     for kind in (
         SubmissionKind.LATEX,
         SubmissionKind.MARKDOWN,
@@ -95,10 +107,17 @@ def read_manifest(manifest: Path) -> list[Submission]:
         if not line or line.startswith("#"):
             continue
         id_, _, where = line.rpartition("\t")
-        path = (manifest.parent / where.strip()).resolve()
-        if not path.exists():
+        try:
+            path = (manifest.parent / where.strip()).resolve()
+            exists = path.exists()
+        except (OSError, ValueError) as exc:  # a NUL byte, a name too long
+            raise InputError(f"{manifest}:{number}: not a path: {exc}") from exc
+        if not exists:
             raise InputError(f"{manifest}:{number}: {where.strip()}: no such file or folder")
-        submissions.append(submission_at(path, id_.strip() or None))
+        try:
+            submissions.append(submission_at(path, id_.strip() or None))
+        except InputError as exc:
+            raise InputError(f"{manifest}:{number}: {exc}") from exc
     return submissions
 
 
@@ -113,7 +132,7 @@ def find_submissions(paths: list[Path], manifest: Path | None = None) -> list[Su
             raise InputError(f"{path}: no such file or folder")
         if path.is_dir():
             found.extend(
-                submission_at(entry)
+                _entry_submission(entry)
                 for entry in sorted(path.iterdir())
                 if not entry.name.startswith(".") and _readable(entry)
             )
@@ -122,6 +141,14 @@ def find_submissions(paths: list[Path], manifest: Path | None = None) -> list[Su
     if manifest is not None:
         found.extend(read_manifest(manifest))
     return _unique_ids(found)
+
+
+def _entry_submission(entry: Path) -> Submission:
+    """The submission an entry of a venue's folder is; an empty folder is one too (it is the
+    venue's business to hear of it), of kind NOTHING."""
+    if entry.is_dir() and _in_folder(entry) is None:
+        return Submission(entry.name, entry, SubmissionKind.NOTHING)
+    return submission_at(entry)
 
 
 def _readable(entry: Path) -> bool:
