@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -288,10 +289,13 @@ def test_a_worker_lost_mid_run_changes_no_verdict(
             workers = list(client.run(os.getpid).values())
             killed: list[int] = []
 
+            lock = threading.Lock()  # the emulator answers requests on many threads
+
             def kill_a_worker(route: str) -> None:
-                if len(emulator.log) == 25 and not killed:  # mid-way through the lookups
-                    killed.append(workers[0])
-                    os.kill(workers[0], signal.SIGKILL)
+                with lock:
+                    if len(emulator.log) >= 25 and not killed:  # mid-way through the lookups
+                        killed.append(workers[0])
+                        os.kill(workers[0], signal.SIGKILL)
 
             emulator.faults = lambda route: kill_a_worker(route)
             outcome = screen(found, options, ScreenSettings(tmp_path / "out"), client)
