@@ -71,9 +71,9 @@ def cluster_client(scheduler: str = "", workers: int = 2) -> Iterator[Client]:
     single-threaded worker processes, closed afterwards."""
     from distributed import Client, LocalCluster
 
-    # The scheduler and the client log each connection at INFO: a run's own progress is what
-    # the user reads.
-    logging.getLogger("distributed").setLevel(logging.ERROR)
+    # The scheduler and the client log each connection at INFO, and shutdown races with a
+    # traceback: a run's own progress and errors are what the user reads.
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
     if scheduler:
         with Client(scheduler) as client:
             yield client
@@ -84,7 +84,9 @@ def cluster_client(scheduler: str = "", workers: int = 2) -> Iterator[Client]:
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
-            silence_logs=logging.ERROR,
+            # A worker that outlives the scheduler at shutdown logs its failed heartbeat with
+            # a traceback: noise to the user, whose run has finished.
+            silence_logs=logging.CRITICAL,
         ) as cluster,
         Client(cluster) as client,
     ):
