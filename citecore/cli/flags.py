@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from citecore.errors import CitecheckError
 from citecore.options import ReportFormat
 
 REPORT_FORMATS = ("table", "markdown", "json", "sarif")
@@ -86,6 +87,28 @@ def registry_flags(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a local snapshot of registry records, asked first",
     )
+
+
+def cluster_flags(parser: argparse.ArgumentParser, work: str) -> None:
+    """`--scheduler ADDRESS` and `--workers N`: where a command runs `work` on Dask."""
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help=f"a running Dask scheduler (tcp://host:8786) to {work} on; default: a local cluster",
+    )
+    parser.add_argument(
+        "--workers", type=int, metavar="N", help="worker processes of the local cluster (default 2)"
+    )
+
+
+def cluster_place(args: argparse.Namespace) -> tuple[str, int]:
+    """The scheduler address ("" for a local cluster) and the local cluster's size the flags
+    give; raises CitecheckError for a size below 1 or a size with a scheduler."""
+    if args.workers is not None and args.workers < 1:
+        raise CitecheckError("--workers must be at least 1")
+    if args.scheduler and args.workers is not None:
+        raise CitecheckError("--workers sizes the local cluster: not with --scheduler")
+    return args.scheduler or "", args.workers or 2
 
 
 def report_format(args: argparse.Namespace, default: ReportFormat) -> ReportFormat:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from citecore.cli.flags import Commands, cli_layer, registry_flags
+from citecore.cli.flags import Commands, cli_layer, cluster_flags, cluster_place, registry_flags
 from citecore.errors import CitecheckError
 from citecore.options import resolve_options
 
@@ -39,17 +39,7 @@ def register(commands: Commands) -> None:
         metavar="DIR",
         help="folder for the per-submission reports and the venue summary",
     )
-    screen.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="a running Dask scheduler (tcp://host:8786); default: a local cluster",
-    )
-    screen.add_argument(
-        "--workers",
-        type=int,
-        metavar="N",
-        help="worker processes of the local cluster (default 2)",
-    )
+    cluster_flags(screen, "screen")
     screen.add_argument(
         "--resume",
         action="store_true",
@@ -75,25 +65,20 @@ def run_screen(args: argparse.Namespace) -> int:
 
     if not args.inputs and args.manifest is None:
         raise CitecheckError("nothing to screen: give folders of submissions or --manifest")
-    if args.workers is not None and args.workers < 1:
-        raise CitecheckError("--workers must be at least 1")
     if args.manifest is not None and not args.manifest.is_file():
         raise CitecheckError(f"{args.manifest}: no such file")
-    if args.scheduler and args.workers is not None:
-        raise CitecheckError("--workers sizes the local cluster: not with --scheduler")
+    scheduler, workers = cluster_place(args)
     options = resolve_options(cli_layer(args), base={"strict": True})
     submissions = find_submissions(args.inputs, args.manifest)
     if not submissions:
         raise CitecheckError("no submissions found in " + ", ".join(map(str, args.inputs)))
-    settings = ScreenSettings(
-        args.output, args.scheduler or "", args.workers or 2, resume=args.resume
-    )
+    settings = ScreenSettings(args.output, resume=args.resume)
 
     def progress(message: str) -> None:
         if not options.quiet:
             print(f"citecheck: {message}", file=sys.stderr)
 
-    with cluster_client(settings.scheduler, settings.workers) as client:
+    with cluster_client(scheduler, workers) as client:
         outcome = screen(submissions, options, settings, client, progress)
     totals = ", ".join(f"{value} {name}" for name, value in outcome.totals.items())
     print(f"citecheck: {args.output / 'summary.html'}: {totals}", file=sys.stderr)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from citecore.cli.flags import Commands
+from citecore.cli.flags import Commands, cluster_flags, cluster_place
 from citecore.errors import CitecheckError
 from citecore.registries.snapshot import build_snapshot
 
@@ -36,12 +36,7 @@ def register(commands: Commands) -> None:
         metavar="N",
         help="build N shards in parallel on a Dask cluster; SNAPSHOT is then a folder",
     )
-    build.add_argument(
-        "--workers", type=int, metavar="N", help="worker processes of the local cluster"
-    )
-    build.add_argument(
-        "--scheduler", metavar="ADDRESS", help="a running Dask scheduler to build the shards on"
-    )
+    cluster_flags(build, "build the shards")
     build.set_defaults(run=run_build)
 
 
@@ -71,9 +66,10 @@ def _build_shards(args: argparse.Namespace) -> tuple[int, int]:
     except ModuleNotFoundError as exc:
         raise CitecheckError(f"{exc.name} is needed here: pip install 'citecheck[screen]'") from exc
 
-    if args.shards < 1 or (args.workers is not None and args.workers < 1):
-        raise CitecheckError("--shards and --workers must be at least 1")
+    if args.shards < 1:
+        raise CitecheckError("--shards must be at least 1")
     if args.output.is_file():
         raise CitecheckError(f"{args.output}: a snapshot file; a sharded snapshot is a folder")
-    with cluster_client(args.scheduler or "", args.workers or 2) as client:
+    scheduler, workers = cluster_place(args)
+    with cluster_client(scheduler, workers) as client:
         return build_sharded_snapshot(args.dumps, args.output, args.shards, args.complete, client)

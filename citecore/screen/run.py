@@ -45,11 +45,9 @@ _RETRIES = 3
 
 @dataclass(frozen=True, slots=True)
 class ScreenSettings:
-    """Where and how a run goes: the output folder, the cluster, the batch size."""
+    """Where a run writes, whether it resumes there, and how many works a task verifies."""
 
     out: Path
-    scheduler: str = ""  # a running scheduler's address; "" starts a LocalCluster
-    workers: int = 2
     resume: bool = False
     works_per_task: int = 40
 
@@ -122,7 +120,9 @@ def screen(
     works = _group_by_work({c: r for c, r in cited.contents.items() if c not in verdicts})
     outage = _verify(client, works, options, settings, state, verdicts, progress)
     rows = {s_id: row for s_id, (_, row) in reported.items()}
-    rows.update(_report(client, cited, verdicts, outage, options, settings, state, progress))
+    rows.update(
+        _report(client, cited, verdicts, outage, options, stamps, state, settings.out, progress)
+    )
     outcome.rows = [rows[s.id] for s in submissions if s.id in rows]
     outcome.totals = totals_of(outcome.rows)
     _write_summary(settings.out, outcome)
@@ -207,8 +207,9 @@ def _report(
     verdicts: dict[str, ReferenceResult],
     outage: Outage | None,
     options: Options,
-    settings: ScreenSettings,
+    stamps: dict[str, str],
     state: ScreenState,
+    out: Path,
     progress: Callable[[str], None],
 ) -> dict[str, dict[str, Any]]:
     """Check every submission read with its verdicts, next to its reading; write its reports
@@ -233,11 +234,10 @@ def _report(
     incomplete = {
         s.id for s, keys in zip(cited.submissions, cited.keys, strict=True) if unchecked & set(keys)
     }
-    stamps = {s.id: submission_stamp(s) for s in cited.submissions}
     rows = {}
     for done, future in enumerate(as_completed(reporting), 1):
         report: SubmissionReport = future.result()
-        _write_reports(settings.out, report)
+        _write_reports(out, report)
         if report.submission_id not in incomplete:  # else a resumed run reports it again
             state.save_report(report.submission_id, stamps[report.submission_id], report.row)
         rows[report.submission_id] = report.row
