@@ -1,14 +1,20 @@
 # citecheck: `make demo` renders the bundled example; `make test` runs the checks CI runs.
-# Both install what they need first (pip, and TeX Live from Debian packages for PDF output).
+# Both install what they need first (pip; TeX Live from Debian packages for PDF output and for
+# building real papers; R's knitr, the oracle for R Markdown and Quarto).
 
 PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# What the demo and the tests compile with: pdfLaTeX and XeLaTeX (fontspec examples), biber,
-# the fonts, and the babel languages the LaTeX corpus uses.
+# What the demo, the tests and a writer's real papers compile with: pdfLaTeX and XeLaTeX,
+# biber, the journals' classes (publishers), algorithm/theorem packages (science), the fonts
+# papers use (fonts-extra, cm-super), and the babel languages of the corpora.
 TEX_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-bibtex-extra biber \
-	texlive-fonts-recommended lmodern texlive-xetex texlive-lang-german texlive-lang-french latexmk poppler-utils
+	texlive-fonts-recommended texlive-fonts-extra cm-super lmodern texlive-xetex texlive-publishers \
+	texlive-science texlive-pictures texlive-plain-generic texlive-lang-german texlive-lang-french \
+	texlive-lang-spanish texlive-lang-portuguese texlive-lang-greek texlive-lang-chinese latexmk poppler-utils
+# knitr and rmarkdown: the tests read R Markdown and Quarto against real knitr.
+R_PACKAGES := r-base-core r-cran-knitr r-cran-rmarkdown
 
-.PHONY: install install-tex demo test lint bench
+.PHONY: install install-tex install-r demo test lint bench
 
 install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
@@ -17,7 +23,9 @@ install:
 # machine with latexmk and pdflatex may still lack lmodern.sty.
 TEX_FILES := lmodern.sty natbib.sty biblatex.sty hyperref.sty xcolor.sty caption.sty verbatim.sty \
 	geometry.sty microtype.sty parskip.sty bookmark.sty upquote.sty csquotes.sty amsmath.sty \
-	iftex.sty fontspec.sty unicode-math.sty babel.sty ngerman.ldf french.ldf
+	iftex.sty fontspec.sty unicode-math.sty babel.sty ngerman.ldf french.ldf spanish.ldf portuguese.ldf \
+	greek.ldf ctex.sty llncs.cls elsarticle.cls revtex4-2.cls mnras.cls aastex631.cls IEEEtran.cls \
+	acmart.cls algorithm.sty algorithmic.sty stmaryrd.sty ulem.sty tikz.sty cm-super-t1.enc
 TEX_COMMANDS := latexmk pdflatex xelatex bibtex biber kpsewhich pdftotext pdftoppm
 TEX_MISSING = $$(for c in $(TEX_COMMANDS); do command -v $$c >/dev/null 2>&1 || echo $$c; done; \
 	for f in $(TEX_FILES); do kpsewhich $$f >/dev/null 2>&1 || echo $$f; done)
@@ -31,6 +39,18 @@ install-tex:
 		still="$(TEX_MISSING)"; \
 		if [ -n "$$still" ]; then echo "TeX Live: still missing" $$still; exit 1; fi; fi
 
+R_MISSING = $$(Rscript -e 'for (p in c("knitr", "rmarkdown")) if (!requireNamespace(p, quietly = TRUE)) cat(p, "")' \
+	2>/dev/null || echo Rscript)
+
+install-r:
+	@missing="$(R_MISSING)"; \
+	if [ -z "$$missing" ]; then echo "R: knitr and rmarkdown are there"; \
+	else echo "R: missing" $$missing "- installing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install \
+		-y -qq --no-install-recommends $(R_PACKAGES) >/dev/null; \
+		still="$(R_MISSING)"; \
+		if [ -n "$$still" ]; then echo "R: still missing" $$still; exit 1; fi; fi
+
 demo: install install-tex
 	bash scripts/demo.sh
 
@@ -39,7 +59,7 @@ lint:
 	ruff format --check .
 	mypy
 
-test: install install-tex lint
+test: install install-tex install-r lint
 	$(PYTHON) -m pytest -q
 
 bench: install

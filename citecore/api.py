@@ -16,6 +16,7 @@ import panflute as pf
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.cache import Cache
 from citecore.extract.aux import aux_keys, bcf_keys
+from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations, nocite_keys
 from citecore.findings import (
@@ -225,7 +226,8 @@ def check_markdown_document(
 ) -> DocumentCheck:
     """Check a document pandoc read from the Markdown file `path` (for line numbers and the
     folder bibliographies are found in)."""
-    source = SourceFile(str(path), path.read_text(encoding="utf-8", errors="replace"))
+    text = path.read_text(encoding="utf-8", errors="replace")
+    source = SourceFile(str(path), as_knitr_reads(path, text))
     return check_document(
         doc, options, sources=(source,), search_dirs=(path.parent,), verifier=verifier
     )

@@ -12,9 +12,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from citecore.identifiers import (
+    is_placeholder,
     is_valid_arxiv,
     is_valid_doi,
     is_valid_isbn,
+    is_valid_issn,
     is_valid_pmcid,
     is_valid_pmid,
 )
@@ -165,22 +167,36 @@ def _year_findings(reference: Reference, today: dt.date) -> Iterator[Finding]:
         )
 
 
-def _identifier_findings(reference: Reference) -> Iterator[Finding]:
+def _identifier_problems(reference: Reference) -> Iterator[str]:
+    """What is wrong with each identifier an entry gives: a placeholder, an ISSN where an ISBN
+    belongs, or a value of no identifier's shape. Several ISBNs in one field are each checked."""
     checks = (
-        ("DOI", reference.doi, is_valid_doi, "10.NNNN/suffix"),
-        ("arXiv id", reference.arxiv_id, is_valid_arxiv, "YYMM.NNNNN or archive/YYMMNNN"),
-        ("PMID", reference.pmid, is_valid_pmid, "digits"),
-        ("PMCID", reference.pmcid, is_valid_pmcid, "PMC and digits"),
-        ("ISBN", reference.isbn, is_valid_isbn, "an ISBN-10 or ISBN-13 with a valid check digit"),
+        ("DOI", (reference.doi,), is_valid_doi, "10.NNNN/suffix, or a shortDOI 10/abcd"),
+        ("arXiv id", (reference.arxiv_id,), is_valid_arxiv, "YYMM.NNNNN or archive/YYMMNNN"),
+        ("PMID", (reference.pmid,), is_valid_pmid, "digits"),
+        ("PMCID", (reference.pmcid,), is_valid_pmcid, "PMC and digits"),
+        (
+            "ISBN",
+            tuple(reference.isbn.split()),
+            is_valid_isbn,
+            "an ISBN-10 or ISBN-13 with a valid check digit",
+        ),
     )
-    for label, value, valid, shape in checks:
-        if value and not valid(value):
-            yield finding(
-                FindingKind.MALFORMED_ID,
-                f"{label} '{value}' is malformed (expected {shape})",
-                reference.key,
-                reference.location,
-            )
+    for label, values, valid, shape in checks:
+        for value in values:
+            if not value or valid(value):
+                continue
+            if is_placeholder(value):
+                yield f"{label} '{value}' is a placeholder, not an identifier (not looked up)"
+            elif label == "ISBN" and is_valid_issn(value):
+                yield f"ISBN field holds an ISSN ({value[:4]}-{value[4:]}), not an ISBN"
+            else:
+                yield f"{label} '{value}' is malformed (expected {shape})"
+
+
+def _identifier_findings(reference: Reference) -> Iterator[Finding]:
+    for problem in _identifier_problems(reference):
+        yield finding(FindingKind.MALFORMED_ID, problem, reference.key, reference.location)
 
 
 def reference_findings(bibliography: Bibliography, today: dt.date) -> list[Finding]:

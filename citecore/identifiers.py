@@ -13,6 +13,8 @@ from urllib.parse import unquote
 _DOI_PREFIXES = re.compile(r"^\s*(?:doi:\s*|(?:https?://)?(?:dx\.|www\.)?doi\.org/)", re.IGNORECASE)
 _DOI_RESOLVER = re.compile(r"^\s*(?:https?://)?(?:dx\.|www\.)?doi\.org/", re.IGNORECASE)
 _DOI_SHAPE = re.compile(r"^10\.\d{4,9}(?:\.\d+)*/\S+$")
+# A shortDOI (shortdoi.org): an alias of one DOI, "10/" and a few letters and digits.
+_SHORT_DOI_SHAPE = re.compile(r"^10/[a-z0-9]{2,12}$", re.IGNORECASE)
 _DOI_IN_TEXT = re.compile(r"10\.\d{4,9}(?:\.\d+)*/[^\s\"<>{}]+")
 
 _ARXIV_NEW = r"\d{4}\.\d{4,5}(?:v\d+)?"
@@ -37,9 +39,29 @@ def normalize_doi(value: str) -> str:
     return _DOI_PREFIXES.sub("", stripped).strip().rstrip(".")
 
 
+def is_short_doi(doi: str) -> bool:
+    """True for a shortDOI (`10/bqhp9z`), which doi.org resolves to the DOI it stands for."""
+    return bool(_SHORT_DOI_SHAPE.match(doi))
+
+
 def is_valid_doi(doi: str) -> bool:
-    """True when `doi` has a DOI's shape: `10.` + registrant code + `/` + suffix."""
-    return bool(_DOI_SHAPE.match(doi))
+    """True when `doi` has a DOI's shape (`10.` + registrant code + `/` + suffix) or is a
+    shortDOI; a placeholder (`10.xxxx/xxxxx`) is none."""
+    return (bool(_DOI_SHAPE.match(doi)) or is_short_doi(doi)) and not is_placeholder(doi)
+
+
+# What writers and templates put where an identifier is still to come: runs of X or Y
+# ("XXXX.YYYYY", "10.xxxx/xxxxx"), zeros only, "TODO", "TBD", "n/a", "null", "?".
+_PLACEHOLDER = re.compile(
+    r"^(?:(?:10\.)?[xy?#*.\-/_]*|.*(?:x{3,}|y{3,}).*|[0./\-]*|todo|tbd|tba|n/?a|none|null|nil|unknown)$",
+    re.IGNORECASE,
+)
+
+
+def is_placeholder(value: str) -> bool:
+    """True when an identifier field holds a stand-in for an identifier, not an attempt at one
+    ("XXXX.YYYYY", "10.xxxx/xxxx", "0000.00000", "TODO", "null"): said once, never looked up."""
+    return bool(value.strip()) and bool(_PLACEHOLDER.match(value.strip()))
 
 
 def doi_in_url(url: str) -> str:
@@ -49,9 +71,16 @@ def doi_in_url(url: str) -> str:
     return ""
 
 
+# Zotero writes `1301.3781 [cs]`, arXiv's own listing `arXiv:2301.04531 [cs.LG]`: the primary
+# class after the id, in brackets, is no part of it.
+_ARXIV_CLASS_SUFFIX = re.compile(r"\s*\[[a-z\-]+(?:\.[a-z\-]+)?\]\s*$", re.IGNORECASE)
+
+
 def normalize_arxiv(value: str) -> str:
-    """An arXiv id without `arXiv:` or arxiv.org URL prefix and without a trailing `.pdf`."""
-    return re.sub(r"\.pdf$", "", _ARXIV_PREFIX.sub("", value.strip())).strip()
+    """An arXiv id without `arXiv:` or arxiv.org URL prefix, without a trailing `.pdf` and
+    without the primary class some tools append (`1301.3781 [cs]`)."""
+    stripped = _ARXIV_CLASS_SUFFIX.sub("", _ARXIV_PREFIX.sub("", value.strip()))
+    return re.sub(r"\.pdf$", "", stripped).strip()
 
 
 def is_valid_arxiv(arxiv_id: str) -> bool:
@@ -90,10 +119,42 @@ def is_valid_pmcid(pmcid: str) -> bool:
     return bool(re.fullmatch(r"PMC\d{1,9}", pmcid, re.IGNORECASE))
 
 
+def split_isbns(value: str) -> tuple[str, ...]:
+    """Every ISBN in a field, digits (and a final X) only, in order: reference managers list
+    print and electronic ISBNs together ("978-3-319-45278-4 978-3-319-45279-1", "0262182394,
+    9780262182393", "0-444-70266-0; 0-444-70506-6"). Groups split by spaces inside one ISBN
+    ("978 3 16 148410 0") are joined back."""
+    isbns: list[str] = []
+    pending = ""
+    for token in re.split(r"[\s,;/|]+", value.strip()):
+        digits = re.sub(r"[^0-9Xx]", "", re.sub(r"^isbn(?:-1[03])?:?", "", token, flags=re.I))
+        if not digits:
+            continue
+        if pending and (len(digits) in (10, 13) or len(pending) + len(digits) > 13):
+            isbns.append(pending)
+            pending = ""
+        pending += digits.upper()
+        if len(pending) in (10, 13) and (is_valid_isbn(pending) or len(pending) == 13):
+            isbns.append(pending)
+            pending = ""
+    if pending:
+        isbns.append(pending)
+    return tuple(isbns)
+
+
 def normalize_isbn(value: str) -> str:
-    """The first ISBN in a field, digits (and a final X) only."""
-    first = re.split(r"[,;]|\s{2,}", value.strip())[0]
-    return re.sub(r"[^0-9Xx]", "", first).upper()
+    """The ISBNs in a field, each normalized (`split_isbns`), separated by single spaces."""
+    return " ".join(split_isbns(value))
+
+
+def is_valid_issn(issn: str) -> bool:
+    """True for an ISSN (`0079-6123`, with or without its hyphen) whose check digit is right."""
+    digits = issn.replace("-", "").upper()
+    if not re.fullmatch(r"\d{7}[\dX]", digits):
+        return False
+    total = sum((8 - i) * int(c) for i, c in enumerate(digits[:7]))
+    check = (11 - total % 11) % 11
+    return digits[7] == ("X" if check == 10 else str(check))
 
 
 def is_valid_isbn(isbn: str) -> bool:

@@ -159,7 +159,7 @@ SEVERITY: Mapping[FindingKind, Severity] = {
     FindingKind.DUPLICATE_ENTRY: Severity.WARNING,
     FindingKind.BAD_YEAR: Severity.WARNING,
     FindingKind.FUTURE_YEAR: Severity.WARNING,
-    FindingKind.MALFORMED_ID: Severity.ERROR,
+    FindingKind.MALFORMED_ID: Severity.WARNING,
     FindingKind.NO_TITLE: Severity.WARNING,
     FindingKind.UNUSED: Severity.INFO,
     FindingKind.UNMAPPED: Severity.INFO,
@@ -225,6 +225,9 @@ class Person:
     particle: str = ""
     suffix: str = ""
     is_organization: bool = False
+    # DBLP's homonym number ("Jens Lehmann 0001" names one of several Jens Lehmanns): kept to be
+    # said in notes, never part of the name that is compared.
+    homonym: str = ""
 
     def display(self) -> str:
         """The name as "von Neumann, John" (family first), for reports."""

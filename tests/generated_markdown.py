@@ -168,18 +168,22 @@ def _without_images(node: Any) -> Any:
     return node
 
 
+def pandoc_ast(markdown: str) -> dict[str, Any]:
+    """pandoc's JSON AST of a Markdown text."""
+    completed = subprocess.run(
+        [pandoc_path(), "-f", "markdown", "-t", "json"],
+        input=markdown,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    ast: dict[str, Any] = json.loads(completed.stdout)
+    return ast
+
+
 def pandoc_keys(text: str) -> list[str]:
     """The cited keys of a Markdown text as pandoc's AST holds them, cross-references aside."""
-    ast = json.loads(
-        subprocess.run(
-            [pandoc_path(), "-f", "markdown", "-t", "json"],
-            input=text,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    )
-    return ast_keys(ast)
+    return ast_keys(pandoc_ast(text))
 
 
 def ast_keys(ast: dict[str, Any]) -> list[str]:
@@ -197,14 +201,7 @@ def disagreements(text: str) -> list[str]:
 
     import panflute as pf
 
-    completed = subprocess.run(
-        [pandoc_path(), "-f", "markdown", "-t", "json"],
-        input=text,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    doc = pf.load(io.StringIO(completed.stdout))
+    doc = pf.load(io.StringIO(json.dumps(pandoc_ast(text))))
     extraction = extract_citations(doc, [SourceFile("doc.md", text)])
     found = [c.key for c in extraction.citations]
     problems = []

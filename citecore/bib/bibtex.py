@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from bibtexparser import model as bibmodel
 
 # Bump when parsing or decoding changes what a Reference holds: cached parses are then ignored.
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 _MONTHS = {
     m: str(i)
@@ -128,7 +128,7 @@ def _fields(entry: bibmodel.Entry, strings: Mapping[str, str]) -> dict[str, str]
     """An entry's fields, lower-cased names, values expanded (first occurrence wins)."""
     fields: dict[str, str] = {}
     for item in entry.fields:
-        fields.setdefault(item.key.lower(), expand_value(str(item.value), strings))
+        fields.setdefault(item.key.lower(), expand_value(_unshield(str(item.value)), strings))
     return fields
 
 
@@ -189,11 +189,23 @@ def _year(fields: Mapping[str, str]) -> tuple[int | None, str, str]:
     return (int(match.group(1)) if match else None), text, date
 
 
+_ARXIV_TYPES = ("arxiv", "")
+_PUBMED_TYPES = ("pubmed", "pmid")
+
+
 def _arxiv_id(fields: Mapping[str, str], doi: str) -> str:
-    """The arXiv id from `eprint` (with an arXiv eprint type), a DOI, the venue or the URL."""
+    """The arXiv id from `eprint` (with an arXiv eprint type, or none and an id's shape: every
+    form Zotero, Better BibTeX, JabRef, Mendeley and arXiv write, `1301.3781 [cs]` and the
+    old style's number with its `primaryclass` among them), an `arxiv` field, a DOI, the venue
+    or the URL."""
     eprint_type = (fields.get("archiveprefix") or fields.get("eprinttype") or "").lower()
-    if fields.get("eprint") and eprint_type in ("arxiv", ""):
+    if fields.get("eprint") and eprint_type in _ARXIV_TYPES:
         candidate = normalize_arxiv(decode_latex(fields["eprint"]))
+        archive = decode_latex(fields.get("primaryclass") or fields.get("eprintclass") or "")
+        archive = archive.strip().split(".")[0].lower()
+        if re.fullmatch(r"\d{7}(?:v\d+)?", candidate) and archive and eprint_type == "arxiv":
+            # The old style written in two fields: `eprint = {0401008}, primaryclass = {hep-th}`.
+            return f"{archive}/{candidate}"
         if eprint_type == "arxiv" or re.match(r"^\d{4}\.\d{4,5}", candidate):
             return candidate
     if fields.get("arxiv"):
@@ -205,12 +217,23 @@ def _arxiv_id(fields: Mapping[str, str], doi: str) -> str:
     )
 
 
+def _doi(text: Mapping[str, str]) -> str:
+    """The DOI from `doi`, else a doi.org URL in `url` or in an untyped `eprint` (some
+    publishers' BibTeX exports put the DOI's URL there)."""
+    eprint_type = (text.get("archiveprefix") or text.get("eprinttype") or "").lower()
+    return (
+        normalize_doi(text.get("doi", ""))
+        or doi_in_url(text.get("url", ""))
+        or (doi_in_url(text.get("eprint", "")) if eprint_type in ("", "doi") else "")
+    )
+
+
 def to_reference(
     key: str, entry_type: str, fields: Mapping[str, str], location: SourceLocation
 ) -> Reference:
     """Map expanded BibTeX fields onto a Reference, decoding LaTeX."""
     text = {name: decode_latex(value) for name, value in fields.items() if name != "file"}
-    doi = normalize_doi(text.get("doi", "")) or doi_in_url(text.get("url", ""))
+    doi = _doi(text)
     year, year_text, date = _year(fields)
     title = text.get("title", "")
     if text.get("subtitle"):
@@ -236,7 +259,8 @@ def to_reference(
         or text.get("institution", ""),
         doi=doi,
         arxiv_id=_arxiv_id(fields, doi),
-        pmid=text.get("pmid", "") or (text.get("eprint", "") if eprint_type == "pubmed" else ""),
+        pmid=text.get("pmid", "")
+        or (text.get("eprint", "").strip() if eprint_type in _PUBMED_TYPES else ""),
         pmcid=text.get("pmcid", ""),
         isbn=normalize_isbn(text.get("isbn", "")) if text.get("isbn") else "",
         url=text.get("url", ""),
@@ -255,16 +279,81 @@ def _key_in_raw(raw: str) -> str | None:
     return match.group(1) if match else None
 
 
+_ENTRY_START = re.compile(r"@\s*([A-Za-z]+)\s*([{(])")
+
+
+def blank_comments(text: str) -> str:
+    """The text with every `%` comment blanked where biber reads one (from `%` to the end of the
+    line, outside field values: between entries and between the fields of an entry), line
+    breaks kept so that every line number stays the file's. `@comment` and `@preamble` blocks
+    are left whole: their text is not fields."""
+    out: list[str] = []
+    index, depth, quoted, kind = 0, 0, False, ""
+    while index < len(text):
+        char = text[index]
+        if depth == 0:
+            if char == "@" and (start := _ENTRY_START.match(text, index)):
+                kind = start.group(1).lower()
+                depth = 1
+                out.append(start.group(0))
+                index = start.end()
+                continue
+            if char == "%":
+                end = text.find("\n", index)
+                end = len(text) if end < 0 else end
+                out.append(" " * (end - index))
+                index = end
+                continue
+        elif char == "{":
+            depth += 1
+        elif char in "})" and not quoted:
+            if char == "}" or depth == 1:
+                depth -= 1
+        elif char == '"' and depth == 1 and kind not in ("comment", "preamble"):
+            quoted = not quoted
+        elif char == "%" and depth == 1 and not quoted and kind not in ("comment", "preamble"):
+            end = text.find("\n", index)
+            end = len(text) if end < 0 else end
+            out.append(" " * (end - index))
+            index = end
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+# BibTeX and biber count every brace, a backslash before it or not (`{\\{\\bf SP}}` is one
+# balanced value to both); bibtexparser takes `\{` for an escaped brace. The backslash is
+# swapped for a private-use character while bibtexparser splits the file, and put back after.
+_SHIELD = "\ue000"
+
+
+def _shield_braces(text: str) -> str:
+    return text.replace("\\{", _SHIELD + "{").replace("\\}", _SHIELD + "}")
+
+
+def _unshield(value: str) -> str:
+    return value.replace(_SHIELD, "\\")
+
+
 def parse_bibtex(text: str, file: str) -> BibtexFile:
     """Read BibTeX/BibLaTeX source text; never raises on malformed entries (they are unparsed)."""
     # Imported here: a rebuild answered from the cache never needs bibtexparser (or pylatexenc).
     from bibtexparser import model as bibmodel
     from bibtexparser.entrypoint import parse_string
 
-    library = parse_string(text, parse_stack=[])
+    library = parse_string(_shield_braces(blank_comments(text)), parse_stack=[])
+    # BibTeX lets a later @string redefine a name (bibtexparser calls it a duplicate block): the
+    # definitions are applied in file order, each seeing those before it.
+    redefined = [
+        failed.ignore_error_block
+        for failed in library.failed_blocks
+        if isinstance(failed, bibmodel.DuplicateBlockKeyBlock)
+        and isinstance(failed.ignore_error_block, bibmodel.String)
+    ]
     strings: dict[str, str] = {}
-    for string in library.strings:
-        strings[string.key.lower()] = expand_value(str(string.value), strings)
+    for string in sorted([*library.strings, *redefined], key=lambda s: s.start_line or 0):
+        strings[string.key.lower()] = expand_value(_unshield(str(string.value)), strings)
     expanded = {e.key: _fields(e, strings) for e in library.entries}
     folded = {k.lower(): v for k, v in expanded.items()}
 
@@ -286,10 +375,14 @@ def parse_bibtex(text: str, file: str) -> BibtexFile:
             references.append(reference(entry, expanded[entry.key], entry.start_line))
         else:
             unparsed.append(
-                UnparsedEntry(location(entry.start_line), problem, entry.raw or "", entry.key)
+                UnparsedEntry(
+                    location(entry.start_line), problem, _unshield(entry.raw or ""), entry.key
+                )
             )
     for failed in library.failed_blocks:
         kept = failed.ignore_error_block
+        if isinstance(kept, bibmodel.String):
+            continue  # a redefined @string, applied above
         if isinstance(failed, bibmodel.DuplicateBlockKeyBlock) and isinstance(kept, bibmodel.Entry):
             duplicates.append(reference(kept, _fields(kept, strings), failed.start_line))
         elif isinstance(failed, bibmodel.DuplicateFieldKeyBlock) and isinstance(
@@ -298,7 +391,7 @@ def parse_bibtex(text: str, file: str) -> BibtexFile:
             # BibTeX and biber keep the first of a repeated field and go on; so do we.
             references.append(reference(kept, _fields(kept, strings), failed.start_line))
         else:
-            raw = failed.raw or ""
+            raw = _unshield(failed.raw or "")
             unparsed.append(
                 UnparsedEntry(
                     location(failed.start_line), _failure_reason(failed), raw, _key_in_raw(raw)

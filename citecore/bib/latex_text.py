@@ -23,7 +23,12 @@ def _converter() -> LatexNodes2Text:
 @lru_cache(maxsize=4096)
 def decode_latex(text: str) -> str:
     """Plain text of a LaTeX field value: accents and macros decoded, braces and math delimiters
-    dropped, white space collapsed. Never raises on malformed input (pylatexenc is tolerant)."""
+    dropped, white space collapsed. Never raises on malformed input: where pylatexenc itself
+    fails (its `\\href` handler on some argument forms), macro names are dropped instead."""
     if not _NEEDS_PARSER.search(text):
         return " ".join(text.replace("{", "").replace("}", "").split())
-    return " ".join(str(_converter().latex_to_text(text)).split())
+    try:
+        return " ".join(str(_converter().latex_to_text(text)).split())
+    except (IndexError, KeyError, ValueError, AttributeError, TypeError):
+        plain = re.sub(r"\\[A-Za-z]+\*?|[{}$]", " ", text)
+        return " ".join(plain.split())

@@ -29,16 +29,35 @@ def _is_braced_whole(name: str) -> bool:
     return True
 
 
+# DBLP tells homonyms apart with a four-digit number after the name: "Rohit Agrawal 0002" in
+# natural order, "Lehmann 0001, Jens" in BibTeX's inverted one. BibTeX prints it as part of the
+# name; it is no part of the person's name, so it is read off before the name is split.
+_HOMONYM_NATURAL = re.compile(r"^(?P<name>[^,]*\S)\s+(?P<number>0\d{3})\s*$")
+_HOMONYM_INVERTED = re.compile(r"^(?P<name>[^,]*\S)\s+(?P<number>0\d{3})\s*(?P<rest>,.*)$", re.S)
+
+
+def split_homonym_number(name: str) -> tuple[str, str]:
+    """A name without DBLP's homonym number, and the number ("" when there is none)."""
+    if match := _HOMONYM_INVERTED.match(name.strip()):
+        return match["name"] + match["rest"], match["number"]
+    if match := _HOMONYM_NATURAL.match(name.strip()):
+        return match["name"], match["number"]
+    return name, ""
+
+
 def parse_bibtex_name(name: str) -> Person:
-    """One BibTeX name as a Person; a brace-wrapped name is an organisation, kept whole."""
+    """One BibTeX name as a Person; a brace-wrapped name is an organisation, kept whole; DBLP's
+    homonym number ("Jens Lehmann 0001") is kept apart from the name, in `homonym`."""
     if _is_braced_whole(name):
         return Person(family=decode_latex(name), is_organization=True)
+    name, number = split_homonym_number(name)
     parts = split_name(name)
     return Person(
         family=decode_latex(parts.last),
         given=decode_latex(parts.first),
         particle=decode_latex(parts.von),
         suffix=decode_latex(parts.jr),
+        homonym=number,
     )
 
 

@@ -30,8 +30,11 @@ class Region(Enum):
 _MASKED = re.compile(
     r"^(?P<fence>[ \t]*(?:`{3,}|~{3,})).*?^(?P=fence)[ \t]*$"  # fenced code blocks
     r"|<!--.*?-->"  # HTML comments
-    r"|(?P<ticks>`+).+?(?P=ticks)"  # inline code
-    r"|\$\$.+?\$\$"  # display math
+    # inline code and display math, as pandoc reads them: within one paragraph (a LaTeX-style
+    # opening quote ``like this'' opens no code span that a later paragraph closes), closed by
+    # a run of exactly as many backticks
+    r"|(?P<ticks>`+)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`)"
+    r"|\$\$(?:(?!\n[ \t]*\n).)+?\$\$"
     # inline math as pandoc's tex_math_dollars reads it: no space inside either dollar, and no
     # digit right after the closing one ("$5 and $10" is money)
     r"|(?<![\\$])\$(?=[^\s$])(?:[^$\\\n]|\\.)+?(?<=\S)\$(?!\d)",
@@ -41,9 +44,11 @@ _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", r
 _NOTE_START = re.compile(r"^\[\^[^\]\s]+\]:", re.MULTILINE)
 _NOTE_REFERENCE = re.compile(r"\[\^([^\]\s]+)\]")
 # Pandoc's citation key grammar: a word character, then word characters or internal punctuation
-# (punctuation only when a word character follows); or any key in braces, `@{…}`.
+# (punctuation only when a word character follows, and `:` or `/` before a `/`, as in
+# `@url:https://example.org/b`); or any key in braces, `@{…}`.
 _CITATION_KEY = re.compile(
-    r"(?<![\w\\@])-?@(?:\{(?P<braced>[^{}\s]+)\}|(?P<bare>\w(?:\w|[:.#$%&\-+?<>~/](?=\w))*))"
+    r"(?<![\w\\@])-?@(?:\{(?P<braced>[^{}\s]+)\}"
+    r"|(?P<bare>\w(?:\w|[:.#$%&\-+?<>~/](?=\w)|[:/](?=/))*))"
 )
 
 

@@ -12,6 +12,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.latex import ProjectMacros, citation_commands
 from citecore.extract.locate import citation_keys
 from citecore.extract.markdown import is_crossref
@@ -114,7 +115,7 @@ def citations_of(path_name: str, text: str, macros: ProjectMacros | None = None)
     """The citations of a document by its kind (LaTeX by suffix, else Markdown)."""
     if path_name.lower().endswith(LATEX_SUFFIXES):
         return latex_citations(text, macros)
-    return markdown_citations(text)
+    return markdown_citations(as_knitr_reads(path_name, text))
 
 
 def latex_nocite(text: str, macros: ProjectMacros | None = None) -> tuple[list[str], bool]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import panflute as pf
 
 from citecore.errors import DocumentParseError, PandocNotFoundError
+from citecore.extract.knitr import as_knitr_reads, is_knitr_source
 
 # Extensions pandoc cannot guess but that are Markdown to it (Quarto, R Markdown).
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".qmd", ".rmd", ".txt", ".mdown", ".mkd", ".pandoc"}
@@ -36,12 +37,21 @@ def pandoc_path() -> str:
 
 
 def read_markdown(path: Path, extra_args: tuple[str, ...] = ()) -> pf.Doc:
-    """Parse a Markdown/Quarto/R Markdown file with pandoc's reader into a panflute document."""
+    """Parse a Markdown/Quarto/R Markdown file with pandoc's reader into a panflute document;
+    an R Markdown or Quarto file as knitr leaves it for pandoc (`extract.knitr`)."""
     args = [pandoc_path(), str(path), "-t", "json", *extra_args]
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         args[2:2] = ["-f", "markdown"]
+    stdin: bytes | None = None
+    if is_knitr_source(path):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise DocumentParseError(f"{path}: cannot read it: {exc}") from exc
+        stdin = as_knitr_reads(path, text).encode("utf-8")
+        args[1] = "-"  # pandoc reads the knitted text from standard input
     try:
-        completed = subprocess.run(args, capture_output=True, check=False, timeout=600)
+        completed = subprocess.run(args, input=stdin, capture_output=True, check=False, timeout=600)
     except OSError as exc:
         raise PandocNotFoundError(f"cannot run pandoc at {args[0]}: {exc}") from exc
     if completed.returncode != 0:

@@ -21,6 +21,7 @@ import panflute as pf
 from citecore.annotate import annotate
 from citecore.api import check_document
 from citecore.errors import CitecheckError, ExitCode
+from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
 from citecore.files import write_atomically
 from citecore.ground.sources import READABLE_SUFFIXES, source_files
@@ -51,7 +52,8 @@ def _sources(inputs: Sequence[str]) -> tuple[SourceFile, ...]:
     sources = []
     for name in inputs:
         try:
-            sources.append(SourceFile(name, Path(name).read_text(encoding="utf-8")))
+            text = Path(name).read_text(encoding="utf-8")
+            sources.append(SourceFile(name, as_knitr_reads(name, text)))
         except (OSError, UnicodeDecodeError) as exc:
             logger.info("cannot read %s for line numbers: %s", name, exc)
     return tuple(sources)

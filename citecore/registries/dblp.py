@@ -28,7 +28,7 @@ def _authors(info: dict[str, Any]) -> tuple[Person, ...]:
     people = []
     for author in authors:
         name = author.get("text", "") if isinstance(author, dict) else str(author)
-        people.append(parse_display_name(re.sub(r"\s+\d{4}$", "", name)))  # DBLP's "0001"
+        people.append(parse_display_name(name))  # DBLP's "0001" is read off there
     return tuple(people)
 
 

@@ -37,3 +37,24 @@ def parse_agency(body: str) -> Agency:
     if not agency:
         return Agency.NONE
     return {"crossref": Agency.CROSSREF, "datacite": Agency.DATACITE}.get(agency, Agency.OTHER)
+
+
+def alias_request(short_doi: str) -> RegistryRequest:
+    """The DOI a shortDOI (`10/bqhp9z`) stands for, from doi.org's handle API."""
+    return RegistryRequest(
+        Source.DOI, f"/api/handles/{quote_doi(short_doi.lower())}", (("type", "HS_ALIAS"),)
+    )
+
+
+@answer_parser
+def parse_alias(body: str) -> str:
+    """The DOI named by a handle answer's `HS_ALIAS` value; "" when the handle does not exist
+    (response code 100) or names no DOI."""
+    answer = json.loads(body)
+    if not isinstance(answer, dict) or answer.get("responseCode") != 1:
+        return ""
+    for value in answer.get("values") or ():
+        data = value.get("data") if isinstance(value, dict) else None
+        if value.get("type") == "HS_ALIAS" and isinstance(data, dict):
+            return str(data.get("value", "")).strip()
+    return ""

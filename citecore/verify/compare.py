@@ -241,6 +241,9 @@ def compare(reference: Reference, record: WorkRecord) -> Comparison:
         )
     authors = compare_authors(reference.authors, record.authors, reference.authors_complete)
     mismatches.extend(authors.mismatches)
+    if numbered := [p for p in reference.authors if p.homonym]:
+        names = ", ".join(f"{p.given} {p.family} {p.homonym}".strip() for p in numbered)
+        notes.append(f"DBLP's homonym numbers are not part of the names compared ({names})")
     if reference.year is not None and record.year is not None:
         if abs(reference.year - record.year) == 1:
             notes.append(

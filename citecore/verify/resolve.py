@@ -14,7 +14,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
-from citecore.identifiers import arxiv_from_doi
+from citecore.identifiers import arxiv_from_doi, is_short_doi
 from citecore.model import (
     FieldMismatch,
     Match,
@@ -40,6 +40,7 @@ from citecore.registries.http import Failure, RegistryClient, RegistryResponse, 
 from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest
 from citecore.registries.snapshot import Snapshot
+from citecore.verify.asked_ids import identifiers_to_ask
 from citecore.verify.compare import (
     TITLE_SIMILAR,
     Comparison,
@@ -111,6 +112,25 @@ def _registered_doi(doi: str, trail: _Trail) -> str:
         return doi
     trail.notes.append(f"arXiv DOIs carry no version: {doi} is registered as {match.group(1)}")
     return match.group(1)
+
+
+async def _expand_short_doi(reference: Reference, fetch: Fetch, trail: _Trail) -> Reference:
+    """The reference with its shortDOI replaced by the DOI it stands for (doi.org's handle
+    API), a note saying so; a shortDOI that doi.org does not know is a DOI mismatch."""
+    short = reference.doi
+    response = await fetch(doi_org.alias_request(short))
+    if not trail.saw(response):
+        return replace(reference, doi="")
+    try:
+        full = "" if response.status is Status.ABSENT else doi_org.parse_alias(response.body)
+    except ValueError:
+        trail.failures.append(Failure.SERVER)
+        return replace(reference, doi="")
+    if not full:
+        trail.mismatches.append(FieldMismatch("doi", short, "", "this shortDOI does not exist"))
+        return replace(reference, doi="")
+    trail.notes.append(f"shortDOI {short} stands for {full}")
+    return replace(reference, doi=full)
 
 
 async def _resolve_doi(doi: str, fetch: Fetch, trail: _Trail) -> None:
@@ -352,6 +372,10 @@ async def _verdict(
     trail = _Trail()
     closed = _closed_world(snapshot, client)
     fetch = _unasked if closed else _memoized(client.fetch)
+    reference, left_out = identifiers_to_ask(reference)
+    trail.notes.extend(left_out)
+    if is_short_doi(reference.doi):
+        reference = await _expand_short_doi(reference, fetch, trail)
     keys = client.settings.api_keys
     use_openalex, use_s2 = "OPENALEX_API_KEY" in keys, "S2_API_KEY" in keys
 

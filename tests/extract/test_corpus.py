@@ -1,4 +1,5 @@
-"""The real papers of ../shared/corpus/markdown: pandoc's own AST and citeproc are the oracles."""
+"""The real papers of ../shared/corpus/markdown: pandoc's own AST and citeproc are the oracles
+(after knitr, for R Markdown and Quarto, as `rmarkdown::render` and `quarto render` run it)."""
 
 from __future__ import annotations
 
@@ -10,19 +11,31 @@ from pathlib import Path
 import pytest
 
 from citecore.api import check_markdown_file
+from citecore.extract.knitr import is_knitr_source
 from citecore.extract.markdown import is_crossref
 from citecore.model import FindingKind
 from citecore.options import Options
 from tests.conftest import CorpusPaper, corpus_markdown_papers, run_pandoc
 from tests.generated_markdown import ast_citation_ids
+from tests.knitr_oracle import knit
 
 PAPERS = corpus_markdown_papers()
 
 
-def _pandoc_ids(paper: CorpusPaper) -> Counter[str]:
+def _as_pandoc_reads(paper: CorpusPaper, work: Path) -> str:
+    """The file pandoc reads: the paper itself, or for R Markdown and Quarto what knitr wrote
+    of it (in `work`; pandoc still runs in the paper's folder, for its bibliography)."""
+    if not is_knitr_source(paper.path):
+        return paper.path.name
+    knitted = work / "knitted.md"
+    knitted.write_text(knit(paper.path.read_text(encoding="utf-8"), paper.path.parent))
+    return str(knitted)
+
+
+def _pandoc_ids(paper: CorpusPaper, work: Path) -> Counter[str]:
     """Cited ids in pandoc's own AST: body and metadata, except `nocite` (which cites nothing in
     the text) and Quarto cross-references."""
-    args = ("-f", "markdown", paper.path.name, "-t", "json")
+    args = ("-f", "markdown", _as_pandoc_reads(paper, work), "-t", "json")
     ast = json.loads(run_pandoc(*args, cwd=paper.path.parent).stdout)
     meta = {k: v for k, v in ast["meta"].items() if k not in ("nocite", "references")}
     ids = Counter(ast_citation_ids(ast["blocks"])) + Counter(ast_citation_ids(meta))
@@ -39,9 +52,9 @@ def test_the_corpus_is_there() -> None:
 
 
 @pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.name)
-def test_extracted_keys_equal_pandocs_ast(paper: CorpusPaper) -> None:
+def test_extracted_keys_equal_pandocs_ast(paper: CorpusPaper, tmp_path: Path) -> None:
     check = check_markdown_file(paper.path, _options(paper))
-    assert Counter(c.key for c in check.result.citations) == _pandoc_ids(paper)
+    assert Counter(c.key for c in check.result.citations) == _pandoc_ids(paper, tmp_path)
     assert not check.extraction.unmapped, "every citation maps to a source line"
     lines = paper.path.read_text().splitlines()
     for citation in check.result.citations:
@@ -57,7 +70,7 @@ def test_undefined_keys_equal_citeprocs(paper: CorpusPaper, tmp_path: Path) -> N
     default_csl.write_text(
         run_pandoc("--print-default-data-file", "default.csl", cwd=tmp_path).stdout
     )
-    args = ["-f", "markdown", paper.path.name, "--citeproc", "-t", "plain"]
+    args = ["-f", "markdown", _as_pandoc_reads(paper, tmp_path), "--citeproc", "-t", "plain"]
     args += ["--csl", str(default_csl)]
     if paper.bibliography_override:
         args += ["--bibliography", paper.bibliography_override]

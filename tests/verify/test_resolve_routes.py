@@ -136,9 +136,9 @@ def test_an_unreadable_pubmed_summary_is_an_error(emulator: RegistryEmulator) ->
 def test_an_arxiv_id_that_does_not_exist_is_a_mismatch(emulator: RegistryEmulator) -> None:
     ref = reference(
         "@misc{k, title = {A Preprint Nobody Posted}, author = {Doe, Jane}, year = 2023, "
-        "eprint = {2399.99999}, archivePrefix = {arXiv}}"
+        "eprint = {2312.99999}, archivePrefix = {arXiv}}"
     )
-    emulator.serve(arxiv.id_request("2399.99999"), fixture(NO_HITS_ARXIV))
+    emulator.serve(arxiv.id_request("2312.99999"), fixture(NO_HITS_ARXIV))
     no_hits(emulator, ref)
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.MISMATCH
