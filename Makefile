@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # biber, the journals' classes (publishers), algorithm/theorem packages (science), the fonts
 # papers use (fonts-extra, cm-super), and the babel languages of the corpora.
 TEX_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-bibtex-extra biber \
-	texlive-fonts-recommended texlive-fonts-extra cm-super lmodern texlive-xetex texlive-publishers \
+	texlive-fonts-recommended texlive-fonts-extra cm-super fonts-texgyre lmodern texlive-xetex texlive-publishers \
 	texlive-science texlive-pictures texlive-plain-generic texlive-lang-german texlive-lang-french \
 	texlive-lang-spanish texlive-lang-portuguese texlive-lang-greek texlive-lang-chinese latexmk poppler-utils
 # knitr and rmarkdown: the tests read R Markdown and Quarto against real knitr.
@@ -27,8 +27,11 @@ TEX_FILES := lmodern.sty natbib.sty biblatex.sty hyperref.sty xcolor.sty caption
 	greek.ldf ctex.sty llncs.cls elsarticle.cls revtex4-2.cls mnras.cls aastex631.cls IEEEtran.cls \
 	acmart.cls algorithm.sty algorithmic.sty stmaryrd.sty ulem.sty tikz.sty cm-super-t1.enc
 TEX_COMMANDS := latexmk pdflatex xelatex bibtex biber kpsewhich pdftotext pdftoppm
+# XeLaTeX finds a font by its name through fontconfig, not kpsewhich.
+TEX_FONTS := TeX-Gyre-Pagella
 TEX_MISSING = $$(for c in $(TEX_COMMANDS); do command -v $$c >/dev/null 2>&1 || echo $$c; done; \
-	for f in $(TEX_FILES); do kpsewhich $$f >/dev/null 2>&1 || echo $$f; done)
+	for f in $(TEX_FILES); do kpsewhich $$f >/dev/null 2>&1 || echo $$f; done; \
+	for f in $(TEX_FONTS); do fc-list "$$(echo $$f | tr - ' ')" 2>/dev/null | grep -q . || echo $$f; done)
 
 install-tex:
 	@missing="$(TEX_MISSING)"; \

@@ -20,12 +20,19 @@ __all__ = ["CASES", "CORPUS", "REPO", "SHARED", "CorpusPaper", "corpus_markdown_
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Stop at once, in one line, when the shared corpus the tests read is not there."""
+    """Stop at once, in one line, when the shared corpus the tests read is not there; hold the
+    tests to the pandoc citecheck's own dependencies bring (pypandoc-binary's), whatever else
+    is on PATH: Debian's r-cran-rmarkdown, installed for the knitr oracle, brings pandoc 2.17,
+    whose citeproc prints names otherwise."""
     if not CORPUS.is_dir():
         raise pytest.UsageError(
             f"the tests read the shared corpus at {CORPUS}, which does not exist: check out "
             "`shared/` beside the repository or point CITECHECK_SHARED at it"
         )
+    if "CITECHECK_PANDOC" not in os.environ:
+        import pypandoc
+
+        os.environ["CITECHECK_PANDOC"] = str(pypandoc.get_pandoc_path())
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,14 @@ from pathlib import Path
 _CITATION = re.compile(r"\\citation\{([^}]*)\}")
 _INPUT = re.compile(r"\\@input\{([^}]*)\}")
 _BCF = "{https://sourceforge.net/projects/biblatex}"
+# biblatex with `backend=bibtex` cites its own control entry in the .aux (blx-bibtex.def):
+# nobody's citation.
+_BIBLATEX_CONTROL = "biblatex-control"
 
 
 def aux_keys(path: Path) -> set[str]:
     """Keys of every `\\citation` in an .aux file and the .aux files it `\\@input`s (`*` kept:
-    it is `\\nocite{*}`)."""
+    it is `\\nocite{*}`; biblatex's own control entry left out)."""
     keys: set[str] = set()
     seen: set[Path] = set()
     pending = [path]
@@ -27,6 +30,7 @@ def aux_keys(path: Path) -> set[str]:
         text = current.read_text(encoding="utf-8", errors="replace")
         for match in _CITATION.finditer(text):
             keys.update(k.strip() for k in match.group(1).split(",") if k.strip())
+        keys.discard(_BIBLATEX_CONTROL)
         pending.extend(current.parent / name for name in _INPUT.findall(text))
     return keys
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,32 +22,11 @@ from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from citecore.errors import InputError
+from citecore.extract.latex_commands import command_spec
 from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
 from citecore.model import Citation, CitationContext, CitationMode, SourceLocation
 
-_NORMAL = {
-    "cite",
-    "citep",
-    "citealp",
-    "parencite",
-    "autocite",
-    "footcite",
-    "footcitetext",
-    "smartcite",
-    "supercite",
-    "fullcite",
-    "footfullcite",
-    "citenum",
-    "citeurl",
-    "citetitle",
-    "citeonline",
-    "nocite",
-}
-_IN_TEXT = {"citet", "citealt", "textcite", "citeauthor", "citeauthorfull"}
-_SUPPRESS = {"citeyear", "citeyearpar", "citedate"}
-_MULTI = {"cites", "parencites", "textcites", "autocites", "footcites", "smartcites", "supercites"}
-_NOTE_COMMANDS = {"footcite", "footcitetext", "footfullcite", "footcites"}
 _INCLUDES = re.compile(r"\\(input|include|subfile|import|subimport|includefrom|subincludefrom)\b")
 _BIBLIOGRAPHY = re.compile(
     r"\\(?:bibliography|addbibresource|addglobalbib)\s*(?:\[[^\]]*\])?"
@@ -56,24 +35,6 @@ _BIBLIOGRAPHY = re.compile(
 _INCLUDEONLY = re.compile(r"\\includeonly\s*\{([^}]*)\}")
 _COMMAND = re.compile(r"\\([A-Za-z]+)(\*?)")
 _CITE_MARK = "\ue000"
-
-
-def _mode(name: str) -> CitationMode | None:
-    base = name[0].lower() + name[1:]
-    if base in _NORMAL or base in {
-        "cites",
-        "parencites",
-        "autocites",
-        "footcites",
-        "smartcites",
-        "supercites",
-    }:
-        return CitationMode.NORMAL
-    if base in _IN_TEXT or base == "textcites":
-        return CitationMode.AUTHOR_IN_TEXT
-    if base in _SUPPRESS:
-        return CitationMode.SUPPRESS_AUTHOR
-    return None
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -164,16 +125,29 @@ def _definition_bodies(text: str, match: re.Match[str]) -> tuple[str, list[tuple
     return name, spans
 
 
+def _drops_its_argument(text: str, match: re.Match[str], body: tuple[int, int]) -> bool:
+    """True for a macro of one mandatory argument whose body never uses it
+    (`\\newcommand{\\ignore}[1]{}`, a common way to put text aside): LaTeX reads the argument
+    and throws it away."""
+    named = _DEFINED_NAME.match(text, match.end())
+    name_end = named.end() if named and not match.group("primitive") else match.end()
+    count, default = _parameter_count(text, match, name_end)
+    return count == 1 and default is None and "#1" not in text[body[0] : body[1]]
+
+
 def mask_definitions(text: str, shows_source: set[str] | None = None) -> str:
     """Blank the bodies of macro and environment definitions (a citation in a definition cites
     nothing until the macro is used, and its key is a parameter such as `#1`), and the
     arguments of user macros that print their argument as source (`\\code{\\cite{a1}}` with
-    `\\detokenize`): LaTeX cites none of these. `shows_source` carries the names of such
-    macros from file to file (a project defines them in its preamble and uses them in its
-    chapters); the ones defined here are added to it. Positions and line numbers are kept."""
+    `\\detokenize`) or drop it (`\\ignore{…}`): LaTeX cites none of these. `shows_source`
+    carries the names of such macros from file to file (a project defines them in its preamble
+    and uses them in its chapters); the ones defined here are added to it.
+    Positions and line numbers are kept."""
     shows_source = set() if shows_source is None else shows_source
     for match in list(_DEFINITION.finditer(text)):
         name, spans = _definition_bodies(text, match)
+        if name and spans and _drops_its_argument(text, match, spans[0]):
+            shows_source.add(name)
         for start, end in spans:
             if name and _SHOWS_SOURCE.search(text, start, end):
                 shows_source.add(name)
@@ -212,7 +186,7 @@ def cite_wrappers(text: str) -> dict[str, CiteWrapper]:
     wrappers: dict[str, CiteWrapper] = {}
     for match in _DEFINITION.finditer(text):
         name, spans = _definition_bodies(text, match)
-        if not name or not spans or _mode(name) is not None or name in _MULTI:
+        if not name or not spans or command_spec(name) is not None:
             continue
         start, end = spans[0]
         body = next(find_cite_commands(text[start:end]), None)
@@ -322,35 +296,68 @@ def _optionals(text: str, position: int, limit: int) -> tuple[list[str], int]:
     return found, position
 
 
+def _volume_groups(text: str, position: int, multi: bool) -> tuple[list[tuple[str, str, str]], int]:
+    """The `[pre]{volume}[pages]{key}` groups of a `\\volcite`-family command from `position`:
+    each key with its prenote and its locator ("volume, pages")."""
+    keys: list[tuple[str, str, str]] = []
+    while True:
+        optional, after = _optionals(text, position, 1)
+        volume = balanced_group(text, after, "{", "}")
+        if volume is None:
+            break
+        pages, after = _optionals(text, volume[1], 1)
+        key = balanced_group(text, after, "{", "}")
+        if key is None:
+            break
+        locator = ", ".join(p.strip() for p in [volume[0], *pages] if p.strip())
+        keys.append((key[0].strip(), optional[0].strip() if optional else "", locator))
+        position = key[1]
+        if not multi:
+            break
+    return [k for k in keys if k[0]], position
+
+
 def find_cite_commands(text: str) -> Iterator[CiteCommand]:
     """Every natbib/biblatex citation command in (masked) LaTeX text, in order."""
     for match in _COMMAND.finditer(text):
-        name = match.group(1)
-        base = name[0].lower() + name[1:]
-        if _mode(name) is None and base not in _MULTI:
+        name, star = match.group(1), match.group(2)
+        spec = command_spec(name)
+        if spec is None:
+            continue
+        if name == "nocite" and star:
+            # TeX takes the `*` itself as the argument: `\nocite*` is `\nocite{*}`.
+            yield CiteCommand("nocite", match.start(), match.end(), (("*", "", ""),))
             continue
         position = match.end()
-        keys: list[tuple[str, str, str]] = []
-        multi = base in _MULTI
-        if multi:
+        if spec.multi:
             for _ in range(2):  # global (prenote)(postnote)
                 group = balanced_group(text, position, "(", ")")
                 if group is None:
                     break
                 position = group[1]
-        # A multicite takes [pre][post]{keys} groups until one is missing; others take one.
-        while True:
-            optional, after = _optionals(text, position, 2)
-            group = balanced_group(text, after, "{", "}")
-            if group is None:
-                break
-            pre, post = _notes(optional)
-            keys.extend((k.strip(), pre, post) for k in group[0].split(",") if k.strip())
-            position = group[1]
-            if not multi:
-                break
+        if spec.volume:
+            keys, position = _volume_groups(text, position, spec.multi)
+        else:
+            keys, position = _key_groups(text, position, spec.multi)
         if keys:
-            yield CiteCommand(name + match.group(2), match.start(), position, tuple(keys))
+            yield CiteCommand(name + star, match.start(), position, tuple(keys))
+
+
+def _key_groups(text: str, position: int, multi: bool) -> tuple[list[tuple[str, str, str]], int]:
+    """The `[pre][post]{keys}` groups from `position`: one, or for a multicite as many as
+    follow each other."""
+    keys: list[tuple[str, str, str]] = []
+    while True:
+        optional, after = _optionals(text, position, 2)
+        group = balanced_group(text, after, "{", "}")
+        if group is None:
+            break
+        pre, post = _notes(optional)
+        keys.extend((k.strip(), pre, post) for k in group[0].split(",") if k.strip())
+        position = group[1]
+        if not multi:
+            break
+    return keys, position
 
 
 @dataclass
@@ -536,12 +543,45 @@ def _include_target(text: str, match: re.Match[str]) -> tuple[str, int] | None:
     return group[0].strip(), group[1]
 
 
+def _expand_macro(text: str, argument: str, before: int) -> str:
+    """`argument` with a lone parameterless macro in it replaced by its last definition before
+    `before` (`\\def\\files{a,b}` … `\\includeonly{\\files}`, a common thesis switch), as
+    TeX would expand it; any other argument as it stands."""
+    name = re.fullmatch(r"\\([A-Za-z@]+)", argument)
+    if name is None:
+        return argument
+    definition = re.compile(
+        rf"\\(?:[egx]?def\s*\\{name.group(1)}|(?:re)?newcommand\*?\s*\{{?\s*\\{name.group(1)}"
+        rf"\s*\}}?)\s*\{{"
+    )
+    found = [m for m in definition.finditer(text, 0, before)]
+    if not found:
+        return argument
+    body = balanced_group(text, found[-1].end() - 1, "{", "}")
+    return body[0] if body else argument
+
+
 def _resolve_tex(name: str, folders: list[Path]) -> Path | None:
     for folder in folders:
         for candidate in (folder / name, folder / f"{name}.tex"):
             if candidate.is_file():
                 return candidate
     return None
+
+
+_PARAMETER = re.compile(r"#+[1-9]")
+
+
+def _cited(commands: list[CiteCommand]) -> list[CiteCommand]:
+    """The commands in the order they are written, without keys that are macro parameters
+    (`\\citep{#1}` in the body of a definition made by a macro of the project's own, such as
+    `\\newmacro`, that no reader can know): such a key cites nothing until the macro is used."""
+    kept = []
+    for command in sorted(commands, key=lambda c: c.start):
+        keys = tuple(k for k in command.keys if not _PARAMETER.search(k[0]))
+        if keys:
+            kept.append(replace(command, keys=keys))
+    return kept
 
 
 class _Reader:
@@ -588,10 +628,12 @@ class _Reader:
         self.seen.add(resolved)
         self.result.files.append(path)
         raw = self._source(path)
-        text = mask_definitions(mask_ignored(raw), self.shows_source)
+        unmasked = mask_ignored(raw)
+        text = mask_definitions(unmasked, self.shows_source)
         only = _INCLUDEONLY.search(text)
         if only and self.include_only is None:
-            self.include_only = {n.strip() for n in only.group(1).split(",") if n.strip()}
+            listed = _expand_macro(unmasked, only.group(1).strip(), only.start())
+            self.include_only = {n.strip() for n in listed.split(",") if n.strip()}
         for match in _BIBLIOGRAPHY.finditer(text):
             for name in match.group(1).replace("\\jobname", self.jobname).split(","):
                 name = name.strip()
@@ -601,9 +643,8 @@ class _Reader:
                     self.result.bibliographies.append(
                         candidate if candidate.exists() else self.root / bib
                     )
-        commands = sorted(
+        commands = _cited(
             [*find_cite_commands(text), *wrapper_uses(text, self.wrappers)],
-            key=lambda command: command.start,
         )
         footnotes = [
             (m.start(), self._footnote_end(text, m.end()))
@@ -628,7 +669,8 @@ class _Reader:
                 note = next(
                     (footnote_numbers.get(s) for s, e in footnotes if s < position < e), None
                 )
-                if command.name.rstrip("*") in _NOTE_COMMANDS:
+                spec = command_spec(command.name.rstrip("*"))
+                if spec is not None and spec.note:
                     self.notes += 1
                     note = self.notes
                 self._add(command, path, raw, claims.get(command.start, ("", "")), note)
@@ -675,7 +717,8 @@ class _Reader:
                 else:
                     self.result.nocite.append(key)
             return
-        mode = _mode(base) or CitationMode.NORMAL
+        spec = command_spec(base)
+        mode = spec.mode if spec is not None else CitationMode.NORMAL
         keys = tuple(k for k, _, _ in command.keys)
         for key, pre, post in command.keys:
             prenote, postnote = _readable(pre) if pre else "", _readable(post) if post else ""
@@ -718,10 +761,7 @@ def citation_commands(text: str, macros: ProjectMacros | None = None) -> list[Ci
     shows_source = set(macros.shows_source) if macros else set()
     masked = mask_definitions(mask_ignored(text), shows_source)
     wrappers = {**(macros.wrappers if macros else {}), **cite_wrappers(mask_ignored(text))}
-    return sorted(
-        [*find_cite_commands(masked), *wrapper_uses(masked, wrappers)],
-        key=lambda command: command.start,
-    )
+    return _cited([*find_cite_commands(masked), *wrapper_uses(masked, wrappers)])
 
 
 def extract_latex(main: Path) -> LatexExtraction:
