@@ -7,14 +7,16 @@ projects through `check_latex_file`. Both share `check_citations` from verificat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import panflute as pf
 
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.cache import Cache
+from citecore.errors import BibliographyNotFoundError
 from citecore.extract.aux import aux_keys, bcf_keys
 from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
@@ -42,6 +44,9 @@ from citecore.options import Options
 from citecore.pandoc.reader import read_markdown
 from citecore.pool.policy import pool_findings
 from citecore.verify import Verifier
+
+if TYPE_CHECKING:
+    from citecore.extract.latex import LatexExtraction
 
 
 def _as_names(value: Any) -> list[str]:
@@ -235,20 +240,23 @@ def check_markdown_document(
 
 def check_latex_file(main: Path, options: Options, verifier: Verifier | None = None) -> CheckResult:
     """Check a LaTeX project from its main file: its citations (following `\\input` and
-    friends), the bibliographies it names (or `--bib`), and what LaTeX's own `.aux`/`.bcf`
-    recorded, when they exist."""
+    friends), the bibliographies it names (or `--bib`) and its inline `\\bibitem`s, and what
+    LaTeX's own `.aux`/`.bcf` recorded, when they exist. A bibliography that is not there is a
+    `missing_bibliography` finding, never the end of the check."""
     from citecore.extract.latex import extract_latex  # pylatexenc, ~40 ms: LaTeX runs only
 
     extraction = extract_latex(main)
-    names = [str(p) for p in extraction.bibliographies]
-    named_by = None if options.bibliographies else str(main)
-    paths = [
-        resolve_bibliography(n, (main.parent,), named_by)
-        for n in (list(options.bibliographies) or names)
-    ]
-    with Cache(options.cache) as cache:
-        bibliography = load_bibliographies(list(dict.fromkeys(paths)), cache=cache)
+    bibliography, found = _latex_bibliography(main, extraction, options)
     extracted = {c.key for c in extraction.citations} | set(extraction.nocite)
+    found += [
+        finding(
+            FindingKind.INVALID_KEY,
+            problem.reason,
+            problem.key,
+            SourceLocation(str(path), problem.line),
+        )
+        for path, problem in extraction.key_problems
+    ]
     return check_citations(
         extraction.citations,
         bibliography,
@@ -257,8 +265,57 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
         documents=tuple(str(f) for f in extraction.files),
         folder=main.parent,
         nocite=(extraction.nocite, extraction.nocite_all),
-        extra_findings=latex_record_findings(main, extracted),
+        extra_findings=[*found, *latex_record_findings(main, extracted)],
     )
+
+
+_FILECONTENTS = re.compile(r"\\begin\s*\{filecontents\*?\}\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
+
+
+def _written_during_build(files: Sequence[Path]) -> dict[str, SourceLocation]:
+    """The files a project's `filecontents` environments write when LaTeX runs, by name, with
+    where each is written."""
+    written: dict[str, SourceLocation] = {}
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for match in _FILECONTENTS.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            written.setdefault(Path(match.group(1).strip()).name, SourceLocation(str(path), line))
+    return written
+
+
+def _latex_bibliography(
+    main: Path, extraction: LatexExtraction, options: Options
+) -> tuple[Bibliography, list[Finding]]:
+    """The entries a LaTeX project cites from: its named (or `--bib`) files, then its inline
+    `\\bibitem`s; when a named file is missing, the `.bbl` an earlier BibTeX run left (what
+    LaTeX prints from). Each missing file is one `missing_bibliography` finding."""
+    names = list(options.bibliographies) or [str(p) for p in extraction.bibliographies]
+    named_by = None if options.bibliographies else str(main)
+    paths: list[Path] = []
+    missing: list[Finding] = []
+    written = _written_during_build(extraction.files)
+    for name in names:
+        try:
+            paths.append(resolve_bibliography(name, (main.parent,), named_by))
+        except BibliographyNotFoundError as exc:
+            writer = written.get(Path(name).name)
+            later = (
+                f"; it is written during the build (filecontents at {writer.file}:{writer.line})"
+                ": build once, then check"
+                if writer
+                else ""
+            )
+            location = SourceLocation(str(main)) if named_by else SourceLocation(name)
+            missing.append(finding(FindingKind.MISSING_BIBLIOGRAPHY, f"{exc}{later}", "", location))
+    read = list(extraction.bibitems)
+    if missing and not read:
+        from citecore.extract.latex_bibitems import bbl_bibitems  # LaTeX runs only, as above
+
+        read = bbl_bibitems(main)
+    with Cache(options.cache) as cache:
+        bibliography = load_bibliographies(list(dict.fromkeys(paths)), cache=cache, read=read)
+    return bibliography, missing
 
 
 def latex_record_findings(main: Path, extracted: set[str]) -> list[Finding]:

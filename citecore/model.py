@@ -149,6 +149,8 @@ class FindingKind(Enum):
     CUTOFF = "cutoff"
     MISSED_BY_EXTRACTION = "missed_by_extraction"
     NOT_IN_AUX = "not_in_aux"
+    MISSING_BIBLIOGRAPHY = "missing_bibliography"
+    INVALID_KEY = "invalid_key"
 
 
 # How much each kind of finding matters (what strict mode fails on is every ERROR kind).
@@ -179,6 +181,8 @@ SEVERITY: Mapping[FindingKind, Severity] = {
     FindingKind.CUTOFF: Severity.WARNING,
     FindingKind.MISSED_BY_EXTRACTION: Severity.WARNING,
     FindingKind.NOT_IN_AUX: Severity.INFO,
+    FindingKind.MISSING_BIBLIOGRAPHY: Severity.ERROR,
+    FindingKind.INVALID_KEY: Severity.WARNING,
 }
 
 

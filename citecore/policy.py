@@ -26,9 +26,12 @@ def failing_findings(findings: Iterable[Finding], options: Options) -> list[Find
 
 
 def exit_status(result: CheckResult, options: Options) -> ExitCode:
-    """The exit status of a run, for every shell alike: an outage only when `fail-on` names
+    """The exit status of a run, for every shell alike: 2 when an input it names is missing (a
+    bibliography: the report is still written), then an outage only when `fail-on` names
     `outage` (4 when a registry kept rate-limiting, else 6), then 1 for any other failing
     finding, else 0. By default an outage is noted and the build goes on."""
+    if any(f.kind is FindingKind.MISSING_BIBLIOGRAPHY for f in result.findings):
+        return ExitCode.BAD_INPUT
     failing = failing_findings(result.findings, options)
     if result.outage is not None and any(f.kind is FindingKind.OUTAGE for f in failing):
         return ExitCode.RATE_LIMITED if result.outage.rate_limited else ExitCode.UNREACHABLE

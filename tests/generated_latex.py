@@ -70,6 +70,18 @@ BIBLATEX = {
         "\\textcites[3]{{{k}}}{{{o}}}",
         "\\autocites{{{k}}}[4]{{{o}}}",
         "\\nocite{{{k}}}",
+        "\\citename{{{k}}}{{author}}",
+        "\\citelist{{{k}}}[]{{publisher}}",
+        "\\citefield[see][]{{{k}}}{{title}}",
+        "\\citeurl{{{k}}}",
+        "\\citedate{{{k}}}",
+        "\\volcite{{2}}{{{k}}}",
+        "\\pvolcite[see]{{3}}[45]{{{k}}}",
+        "\\tvolcite{{1}}{{{k}}}",
+        "\\ftvolcite{{4}}[12]{{{k}}}",
+        "\\avolcites{{1}}{{{k}}}{{2}}[7]{{{o}}}",
+        "\\notecite[12]{{{k}}}",
+        "\\footcitetexts{{{k}}}{{{o}}}",
     ],
     "preamble": "\\usepackage[backend=biber]{biblatex}\n\\addbibresource{refs.bib}",
     "end": "\\printbibliography",
@@ -85,6 +97,9 @@ PREAMBLE = (
     "\\newcommand{\\wrapped}[2][see]{\\cite[#1][]{#2}}\n"
     "\\input{macros}\n"
     "\\newcommand{\\shown}[1]{\\texttt{\\detokenize{#1}}}\n"
+    # Text put aside by a macro that drops its argument, as writers do.
+    "\\newcommand{\\ignore}[1]{}\n"
+    "\\def\\hide#1{}\n"
 )
 
 # Macros a preamble inputs from a file of their own: one cites, one prints its argument as code.
@@ -154,6 +169,8 @@ def construct(draw: st.DrawFn, family: str) -> str:
         "{w} \\mycite{{{k}}} and \\othercite{{{k}}}.",
         "{w} \\wrapped{{{k}}} and \\wrapped[cf.]{{{k}}}.",
         "{w} \\fromfile{{{k}}} and \\shownfromfile{{\\cite{{{k}}}}}.",
+        "{w} \\ignore{{{w} {c}.}} and {c}.",
+        "\\hide{{{c}}}{w} {c}.",
     ]
     form = draw(st.sampled_from(forms))
     if ("caption" in form or "section" in form) and cite.startswith("\\nocite"):

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from bibtexparser import model as bibmodel
 
 # Bump when parsing or decoding changes what a Reference holds: cached parses are then ignored.
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 
 _MONTHS = {
     m: str(i)
@@ -101,6 +101,24 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
+# What follows a value that ends too early: the next field, its comma forgotten.
+_NEXT_FIELD = re.compile(r"\s*([A-Za-z][\w:.+/-]*)\s*=")
+
+
+def _missing_comma(part: str) -> str | None:
+    """The name of the field that follows a braced value without the comma between them
+    (`title = {A}` newline `volume = {19}`), or None."""
+    if not part.startswith("{"):
+        return None
+    depth = 0
+    for index, char in enumerate(part):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            following = _NEXT_FIELD.match(part, index + 1)
+            return following.group(1) if following else None
+    return None
+
+
 def malformed_field(entry: bibmodel.Entry) -> str | None:
     """Why an entry that bibtexparser accepted would still stop BibTeX, or None.
 
@@ -113,6 +131,12 @@ def malformed_field(entry: bibmodel.Entry) -> str | None:
         if not raw:
             return f"field '{item.key}' has no value"
         for part in _split_concatenation(raw):
+            following = _missing_comma(part)
+            if following is not None:
+                return (
+                    f"no comma between field '{item.key}' and field '{following}': BibTeX "
+                    f"drops '{following}' and the fields after it, biber the whole file"
+                )
             if not _VALUE_PART.match(part):
                 return (
                     f"field '{item.key}': {part[:40]!r} is not braced, quoted, a number "

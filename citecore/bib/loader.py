@@ -100,10 +100,12 @@ def load_bibliographies(
     inline_file: str = "<metadata>",
     inline_text: str | None = None,
     cache: Cache | None = None,
+    read: Sequence[Reference] = (),
 ) -> Bibliography:
     """Every entry of every file in `paths`, then of `inline_references` (a document's
-    `references:` metadata, located in `inline_text` when given), merged by key. With a
-    `cache`, BibTeX files parsed before (same path, same text) are not parsed again."""
+    `references:` metadata, located in `inline_text` when given), then the entries already
+    `read` (a LaTeX document's `\\bibitem`s), merged by key. With a `cache`, BibTeX files
+    parsed before (same path, same text) are not parsed again."""
     by_key: dict[str, Reference] = {}
     duplicates: list[Reference] = []
     unparsed: list[UnparsedEntry] = []
@@ -129,4 +131,7 @@ def load_bibliographies(
         sources.append(inline_file)
         add(references)
         unparsed.extend(inline_unparsed)
+    if read:
+        sources.extend(dict.fromkeys(r.location.file for r in read))
+        add(read)
     return Bibliography(tuple(sources), by_key, tuple(duplicates), tuple(unparsed))

@@ -22,54 +22,25 @@ from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from citecore.errors import InputError
+from citecore.extract.latex_bibitems import bibitems
 from citecore.extract.latex_commands import command_spec
+from citecore.extract.latex_keys import KeyProblem, key_list_problems
+from citecore.extract.latex_syntax import balanced_group, blank, mask_ignored
 from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
-from citecore.model import Citation, CitationContext, CitationMode, SourceLocation
+from citecore.model import Citation, CitationContext, CitationMode, Reference, SourceLocation
 
 _INCLUDES = re.compile(r"\\(input|include|subfile|import|subimport|includefrom|subincludefrom)\b")
 _BIBLIOGRAPHY = re.compile(
     r"\\(?:bibliography|addbibresource|addglobalbib)\s*(?:\[[^\]]*\])?"
     r"\s*\{([^}]*)\}"
 )
+_LOCAL_PACKAGE = re.compile(
+    r"\\(usepackage|RequirePackage|documentclass|LoadClass)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}"
+)
 _INCLUDEONLY = re.compile(r"\\includeonly\s*\{([^}]*)\}")
 _COMMAND = re.compile(r"\\([A-Za-z]+)(\*?)")
 _CITE_MARK = "\ue000"
-
-
-def _blank(text: str, start: int, end: int) -> str:
-    """`text` with [start, end) replaced by spaces, newlines kept (so positions stay)."""
-    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
-
-
-# What LaTeX does not read, found left to right in one pass: whichever starts first wins, so a
-# `%` inside verbatim is not a comment and a `\\begin{comment}` after a `%` is not an
-# environment. Control symbols (`\\%`, `\\\\`) and the addresses of `\\url` and `\\href`
-# (hyperref reads them verbatim) are consumed so that their `%` is not taken for a comment.
-_IGNORED = re.compile(
-    r"(?P<skip>\\(?:url|path|href)\s*\{[^{}\n]*\}|\\[^A-Za-z])"
-    r"|(?P<comment>%[^\n]*)"
-    r"|(?P<iffalse>\\iffalse\b.*?\\fi\b)"
-    r"|(?P<environment>\\begin\s*\{(?P<name>comment|verbatim\*?|Verbatim\*?|lstlisting|minted)\}"
-    r".*?\\end\s*\{(?P=name)\})"
-    r"|(?P<verb>\\verb\*?(?P<delimiter>[^A-Za-z\s*])[^\n]*?(?P=delimiter))",
-    re.DOTALL,
-)
-
-
-def mask_ignored(text: str) -> str:
-    """Blank out what LaTeX does not read: comments, `\\iffalse … \\fi`, `comment` and
-    verbatim environments, `\\verb`. Positions and line numbers are kept; linear in the length
-    of the text, whatever it holds."""
-    pieces, cursor = [], 0
-    for match in _IGNORED.finditer(text):
-        if match.group("skip") is not None:
-            continue
-        pieces.append(text[cursor : match.start()])
-        pieces.append(re.sub(r"[^\n]", " ", match.group()))
-        cursor = match.end()
-    pieces.append(text[cursor:])
-    return "".join(pieces)
 
 
 # Definitions, by what follows the command: (braced groups before the body, bodies).
@@ -151,12 +122,12 @@ def mask_definitions(text: str, shows_source: set[str] | None = None) -> str:
         for start, end in spans:
             if name and _SHOWS_SOURCE.search(text, start, end):
                 shows_source.add(name)
-            text = _blank(text, start, end)
+            text = blank(text, start, end)
     for name in shows_source:
         for use in list(re.finditer(rf"\\{re.escape(name)}(?![A-Za-z@])", text)):
             argument = balanced_group(text, use.end(), "{", "}")
             if argument is not None:
-                text = _blank(text, use.end(), argument[1])
+                text = blank(text, use.end(), argument[1])
     return text
 
 
@@ -205,23 +176,71 @@ def cite_wrappers(text: str) -> dict[str, CiteWrapper]:
 _DEFINING = re.compile(r"\\(?:[gex]?def|" + "|".join(_DEFINITIONS) + r")\*?\s*\{?\s*$")
 
 
+def _use_arguments(
+    text: str, position: int, count: int, optional_default: str | None
+) -> tuple[list[str], int]:
+    """The arguments a use of a user macro of `count` parameters takes from `position` (the
+    first one optional, with its default, when the definition gives one), and where they end."""
+    arguments: list[str] = []
+    if optional_default is not None:
+        optional = balanced_group(text, position, "[", "]")
+        arguments.append(optional[0] if optional else optional_default)
+        position = optional[1] if optional else position
+    while len(arguments) < count:
+        group = balanced_group(text, position, "{", "}")
+        if group is None:
+            break
+        arguments.append(group[0])
+        position = group[1]
+    return arguments, position
+
+
+def bibliography_wrappers(text: str) -> dict[str, CiteWrapper]:
+    """The user macros defined in (comment-masked) `text` whose bodies name the bibliography
+    (`\\newcommand{\\seBibliography}[2][]{\\bibliography{#2}…}`), by name; a wrapper's `keys`
+    hold the body's bibliography names ("#2" for a parameter)."""
+    wrappers: dict[str, CiteWrapper] = {}
+    for match in _DEFINITION.finditer(text):
+        name, spans = _definition_bodies(text, match)
+        if not name or not spans:
+            continue
+        named = _BIBLIOGRAPHY.search(text, *spans[0])
+        if named is None:
+            continue
+        declared = _DEFINED_NAME.match(text, match.end())
+        name_end = declared.end() if declared and not match.group("primitive") else match.end()
+        count, default = _parameter_count(text, match, name_end)
+        wrappers[name] = CiteWrapper("bibliography", count, default, (named.group(1).strip(),))
+    return wrappers
+
+
+def bibliography_wrapper_names(text: str, wrappers: dict[str, CiteWrapper]) -> Iterator[str]:
+    """The bibliography names each use of a bibliography-naming user macro in (masked) `text`
+    gives, its parameters replaced by the use's arguments."""
+    for name, wrapper in wrappers.items():
+        for use in re.finditer(rf"\\{re.escape(name)}(?![A-Za-z@])", text):
+            if _DEFINING.search(text, max(0, use.start() - 40), use.start()):
+                continue
+            arguments, _ = _use_arguments(
+                text, use.end(), wrapper.arguments, wrapper.optional_default
+            )
+            for named in wrapper.keys:
+                parameter = re.fullmatch(r"#([1-9])", named)
+                if parameter is None:
+                    yield named
+                elif int(parameter.group(1)) <= len(arguments):
+                    yield arguments[int(parameter.group(1)) - 1]
+
+
 def wrapper_uses(text: str, wrappers: dict[str, CiteWrapper]) -> Iterator[CiteCommand]:
     """Each use of a citing user macro in (masked) `text`, as the citation it makes."""
     for name, wrapper in wrappers.items():
         for use in re.finditer(rf"\\{re.escape(name)}(?![A-Za-z@])", text):
             if _DEFINING.search(text, max(0, use.start() - 40), use.start()):
                 continue
-            arguments, position = [], use.end()
-            if wrapper.optional_default is not None:
-                optional = balanced_group(text, position, "[", "]")
-                arguments.append(optional[0] if optional else wrapper.optional_default)
-                position = optional[1] if optional else position
-            while len(arguments) < wrapper.arguments:
-                group = balanced_group(text, position, "{", "}")
-                if group is None:
-                    break
-                arguments.append(group[0])
-                position = group[1]
+            arguments, position = _use_arguments(
+                text, use.end(), wrapper.arguments, wrapper.optional_default
+            )
             keys = []
             for key in wrapper.keys:
                 parameter = re.fullmatch(r"#([1-9])", key)
@@ -235,36 +254,6 @@ def wrapper_uses(text: str, wrappers: dict[str, CiteWrapper]) -> Iterator[CiteCo
                 yield CiteCommand(
                     wrapper.command, use.start(), position, tuple((k, "", "") for k in keys)
                 )
-
-
-def balanced_group(text: str, start: int, opening: str, closing: str) -> tuple[str, int] | None:
-    """The balanced group opening at `start` (after white space): its content and end index.
-    Escaped characters are skipped; braces inside `[...]` or `(...)` are kept whole."""
-    index = start
-    while index < len(text) and text[index] in " \t\n":
-        index += 1
-    if index >= len(text) or text[index] != opening:
-        return None
-    depth, position = 0, index
-    while position < len(text):
-        char = text[position]
-        if char == "\\":
-            position += 2
-            continue
-        if char == opening:
-            depth += 1
-        elif char == closing:
-            depth -= 1
-            if depth == 0:
-                return text[index + 1 : position], position + 1
-        elif char == "{" and opening != "{":
-            inner = balanced_group(text, position, "{", "}")
-            if inner is None:
-                return None
-            position = inner[1]
-            continue
-        position += 1
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,6 +358,10 @@ class LatexExtraction:
     nocite_all: bool = False
     bibliographies: list[Path] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    # The `\\bibitem`s of inline `thebibliography` environments, read as references.
+    bibitems: list[Reference] = field(default_factory=list)
+    # Key lists LaTeX or BibTeX will reject, with the file each is in.
+    key_problems: list[tuple[Path, KeyProblem]] = field(default_factory=list)
 
 
 # pylatexenc passes the converter by this parameter name.
@@ -594,6 +587,7 @@ class _Reader:
         self.seen: set[Path] = set()
         self.shows_source: set[str] = set()
         self.wrappers: dict[str, CiteWrapper] = {}
+        self.bibliography_wrappers: dict[str, CiteWrapper] = {}
 
     @staticmethod
     def _source(path: Path) -> str:
@@ -614,12 +608,20 @@ class _Reader:
         seen.add(resolved)
         text = mask_ignored(self._source(path))
         self.wrappers.update(cite_wrappers(text))
+        self.bibliography_wrappers.update(bibliography_wrappers(text))
         mask_definitions(text, self.shows_source)
         for match in _INCLUDES.finditer(text):
             target = _include_target(text, match)
             found = _resolve_tex(target[0], [path.parent, self.root]) if target else None
             if found is not None:
                 self.learn_macros(found, seen)
+        # A package or class kept in the project is found before TeX Live's, as TeX finds it.
+        for match in _LOCAL_PACKAGE.finditer(text):
+            suffix = ".cls" if match.group(1) in ("documentclass", "LoadClass") else ".sty"
+            for name in match.group(2).split(","):
+                local = self.root / f"{name.strip()}{suffix}"
+                if name.strip() and local.is_file():
+                    self.learn_macros(local, seen)
 
     def read(self, path: Path) -> None:
         resolved = path.resolve()
@@ -630,12 +632,16 @@ class _Reader:
         raw = self._source(path)
         unmasked = mask_ignored(raw)
         text = mask_definitions(unmasked, self.shows_source)
+        self.result.bibitems.extend(bibitems(raw, str(path)))
+        self.result.key_problems.extend((path, p) for p in key_list_problems(raw, text))
         only = _INCLUDEONLY.search(text)
         if only and self.include_only is None:
             listed = _expand_macro(unmasked, only.group(1).strip(), only.start())
             self.include_only = {n.strip() for n in listed.split(",") if n.strip()}
-        for match in _BIBLIOGRAPHY.finditer(text):
-            for name in match.group(1).replace("\\jobname", self.jobname).split(","):
+        named = [m.group(1) for m in _BIBLIOGRAPHY.finditer(text)]
+        named += bibliography_wrapper_names(text, self.bibliography_wrappers)
+        for listed in named:
+            for name in listed.replace("\\jobname", self.jobname).split(","):
                 name = name.strip()
                 if name:
                     bib = name if name.endswith(".bib") else f"{name}.bib"

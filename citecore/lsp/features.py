@@ -10,7 +10,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from citecore.extract.latex import balanced_group
+from citecore.extract.latex_syntax import balanced_group
 from citecore.lsp.analysis import Analysis, semicolon_separated
 from citecore.lsp.scan import CitedKey, Span
 from citecore.model import (

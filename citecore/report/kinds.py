@@ -140,4 +140,14 @@ HELP: Mapping[FindingKind, KindHelp] = {
         "The source cites a key the .aux/.bcf does not list yet: run LaTeX again (information "
         "only).",
     ),
+    FindingKind.MISSING_BIBLIOGRAPHY: KindHelp(
+        "Bibliography file not found",
+        "The document names a bibliography that does not exist (or not yet: `filecontents` "
+        "writes it during the build); its citations cannot be checked against it.",
+    ),
+    FindingKind.INVALID_KEY: KindHelp(
+        "Citation key LaTeX or BibTeX will reject",
+        "A key with a space LaTeX keeps, or a key list whose brace is never closed: the PDF "
+        "prints the citation as undefined.",
+    ),
 }

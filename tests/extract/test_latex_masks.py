@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citecore.extract.latex import find_cite_commands, mask_definitions, mask_ignored
+from citecore.extract.latex import find_cite_commands, mask_definitions
+from citecore.extract.latex_syntax import mask_ignored
 
 EXAMPLES = int(os.environ.get("CITECHECK_FUZZ_EXAMPLES", "300"))
 PIECES = st.sampled_from(

@@ -1,0 +1,71 @@
+"""The syntax every LaTeX reader here shares: what LaTeX does not read (comments, verbatim,
+`\\iffalse`) blanked in place, and balanced groups read as TeX reads an argument."""
+
+from __future__ import annotations
+
+import re
+
+
+def blank(text: str, start: int, end: int) -> str:
+    """`text` with [start, end) replaced by spaces, newlines kept (so positions stay)."""
+    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+
+
+# What LaTeX does not read, found left to right in one pass: whichever starts first wins, so a
+# `%` inside verbatim is not a comment and a `\\begin{comment}` after a `%` is not an
+# environment. Control symbols (`\\%`, `\\\\`) and the addresses of `\\url` and `\\href`
+# (hyperref reads them verbatim) are consumed so that their `%` is not taken for a comment.
+_IGNORED = re.compile(
+    r"(?P<skip>\\(?:url|path|href)\s*\{[^{}\n]*\}|\\[^A-Za-z])"
+    r"|(?P<comment>%[^\n]*)"
+    r"|(?P<iffalse>\\iffalse\b.*?\\fi\b)"
+    r"|(?P<environment>\\begin\s*\{(?P<name>comment|verbatim\*?|Verbatim\*?|lstlisting|minted)\}"
+    r".*?\\end\s*\{(?P=name)\})"
+    r"|(?P<verb>\\verb\*?(?P<delimiter>[^A-Za-z\s*])[^\n]*?(?P=delimiter))",
+    re.DOTALL,
+)
+
+
+def mask_ignored(text: str) -> str:
+    """Blank out what LaTeX does not read: comments, `\\iffalse … \\fi`, `comment` and
+    verbatim environments, `\\verb`. Positions and line numbers are kept; linear in the length
+    of the text, whatever it holds."""
+    pieces, cursor = [], 0
+    for match in _IGNORED.finditer(text):
+        if match.group("skip") is not None:
+            continue
+        pieces.append(text[cursor : match.start()])
+        pieces.append(re.sub(r"[^\n]", " ", match.group()))
+        cursor = match.end()
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def balanced_group(text: str, start: int, opening: str, closing: str) -> tuple[str, int] | None:
+    """The balanced group opening at `start` (after white space): its content and end index.
+    Escaped characters are skipped; braces inside `[...]` or `(...)` are kept whole."""
+    index = start
+    while index < len(text) and text[index] in " \t\n":
+        index += 1
+    if index >= len(text) or text[index] != opening:
+        return None
+    depth, position = 0, index
+    while position < len(text):
+        char = text[position]
+        if char == "\\":
+            position += 2
+            continue
+        if char == opening:
+            depth += 1
+        elif char == closing:
+            depth -= 1
+            if depth == 0:
+                return text[index + 1 : position], position + 1
+        elif char == "{" and opening != "{":
+            inner = balanced_group(text, position, "{", "}")
+            if inner is None:
+                return None
+            position = inner[1]
+            continue
+        position += 1
+    return None
