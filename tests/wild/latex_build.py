@@ -46,6 +46,7 @@ _TEX_STAND_IN = {
 }
 _TEX_SUPPORT = {".sty", ".cls", ".clo", ".bst", ".bbx", ".cbx", ".lbx", ".def", ".fd", ".cfg"}
 _TEX_SUPPORT |= {".ldf", ".tfm", ".enc", ".map", ".otf", ".ttf", ".pfb"}
+_ENGINES = {"-pdf": "pdflatex", "-xelatex": "xelatex"}
 _FIGURES = {".pdf", ".png", ".jpg", ".jpeg", ".eps"}
 _XETEX = re.compile(r"\\usepackage(?:\[[^]]*\])?\{[^}]*\b(?:fontspec|xeCJK|ctex)\b|\{ctex\w*\}")
 
@@ -152,6 +153,15 @@ def build(project: Project, work: Path, rounds: int = 40) -> Build:
         for name in new:
             _stand_in(main.parent / name)
         stand_ins += new
+    # latexmk stops rerunning on some errors (even forced); one more pass over the settled .aux
+    # leaves a log whose undefined citations are LaTeX's last word.
+    subprocess.run(
+        [_ENGINES[engine(folder)], "-interaction=nonstopmode", main.name],
+        cwd=main.parent,
+        capture_output=True,
+        timeout=900,
+        check=False,
+    )
     recorded = aux_keys(main.with_suffix(".aux"))
     if main.with_suffix(".bcf").is_file():
         recorded |= bcf_keys(main.with_suffix(".bcf"))
