@@ -65,7 +65,7 @@ lint:
 test: install install-tex install-r lint
 	$(PYTHON) -m pytest -q
 
-bench: install
+bench: install install-tex install-r
 	$(PYTHON) bench/filter_overhead.py
 	$(PYTHON) bench/verify_throughput.py
 	$(PYTHON) bench/hallucination_local.py
@@ -80,3 +80,4 @@ bench: install
 	$(PYTHON) bench/reflist_styles.py
 	$(PYTHON) bench/reflist_layouts.py --examples 1000
 	$(PYTHON) bench/screen_scale.py --records 1000000 --submissions 500
+	$(PYTHON) bench/wild_sweep.py

@@ -307,7 +307,10 @@ def _latex_bibliography(
                 else ""
             )
             location = SourceLocation(str(main)) if named_by else SourceLocation(name)
-            missing.append(finding(FindingKind.MISSING_BIBLIOGRAPHY, f"{exc}{later}", "", location))
+            said = str(exc).removeprefix(f"{named_by}: ")  # the finding's location names it
+            missing.append(
+                finding(FindingKind.MISSING_BIBLIOGRAPHY, f"{said}{later}", "", location)
+            )
     read = list(extraction.bibitems)
     if missing and not read:
         from citecore.extract.latex_bibitems import bbl_bibitems  # LaTeX runs only, as above

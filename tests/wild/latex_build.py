@@ -46,7 +46,8 @@ _TEX_STAND_IN = {
 }
 _TEX_SUPPORT = {".sty", ".cls", ".clo", ".bst", ".bbx", ".cbx", ".lbx", ".def", ".fd", ".cfg"}
 _TEX_SUPPORT |= {".ldf", ".tfm", ".enc", ".map", ".otf", ".ttf", ".pfb"}
-_ENGINES = {"-pdf": "pdflatex", "-xelatex": "xelatex"}
+# The last pass writes no PDF (latexmk's is kept): xelatex's own PDF driver may stop the run.
+_ENGINES = {"-pdf": ("pdflatex", "-draftmode"), "-xelatex": ("xelatex", "-no-pdf")}
 _FIGURES = {".pdf", ".png", ".jpg", ".jpeg", ".eps"}
 _XETEX = re.compile(r"\\usepackage(?:\[[^]]*\])?\{[^}]*\b(?:fontspec|xeCJK|ctex)\b|\{ctex\w*\}")
 
@@ -156,7 +157,7 @@ def build(project: Project, work: Path, rounds: int = 40) -> Build:
     # latexmk stops rerunning on some errors (even forced); one more pass over the settled .aux
     # leaves a log whose undefined citations are LaTeX's last word.
     subprocess.run(
-        [_ENGINES[engine(folder)], "-interaction=nonstopmode", main.name],
+        [*_ENGINES[engine(folder)], "-interaction=nonstopmode", main.name],
         cwd=main.parent,
         capture_output=True,
         timeout=900,
