@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -257,8 +258,10 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
         )
         for path, problem in extraction.key_problems
     ]
+    citations, matched = _as_bibtex_finds(extraction, bibliography)
+    found += matched
     return check_citations(
-        extraction.citations,
+        citations,
         bibliography,
         options,
         verifier,
@@ -267,6 +270,41 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
         nocite=(extraction.nocite, extraction.nocite_all),
         extra_findings=[*found, *latex_record_findings(main, extracted)],
     )
+
+
+_BIBLATEX = re.compile(r"\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\])?\s*\{biblatex\}")
+
+
+def _as_bibtex_finds(
+    extraction: LatexExtraction, bibliography: Bibliography
+) -> tuple[list[Citation], list[Finding]]:
+    """The citations as BibTeX resolves them: it matches a key to an entry whatever their case
+    (`\\cite{pirl}` prints `@article{PIRL`), so such a citation cites that entry, with a
+    warning, since biber and pandoc match case exactly. A biblatex project's citations are
+    left as written."""
+    texts = (f.read_text(encoding="utf-8", errors="replace") for f in extraction.files)
+    if any(_BIBLATEX.search(text) for text in texts):
+        return list(extraction.citations), []
+    by_case: dict[str, list[str]] = {}
+    for key in bibliography.references:
+        by_case.setdefault(key.casefold(), []).append(key)
+    citations, warnings = [], []
+    for citation in extraction.citations:
+        entries = by_case.get(citation.key.casefold(), [])
+        if citation.key in bibliography.references or len(entries) != 1:
+            citations.append(citation)
+            continue
+        citations.append(replace(citation, key=entries[0]))
+        warnings.append(
+            finding(
+                FindingKind.INVALID_KEY,
+                f"cited as {citation.key!r}, the entry is {entries[0]!r}: BibTeX matches keys "
+                "whatever their case and prints it, but biber and pandoc would not find it",
+                citation.key,
+                citation.location,
+            )
+        )
+    return citations, warnings
 
 
 _FILECONTENTS = re.compile(r"\\begin\s*\{filecontents\*?\}\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")

@@ -147,7 +147,7 @@ HELP: Mapping[FindingKind, KindHelp] = {
     ),
     FindingKind.INVALID_KEY: KindHelp(
         "Citation key LaTeX or BibTeX will reject",
-        "A key with a space LaTeX keeps, or a key list whose brace is never closed: the PDF "
-        "prints the citation as undefined.",
+        "A key with a space LaTeX keeps, or a key list whose brace is never closed (the PDF "
+        "prints the citation as undefined); or a key only BibTeX's case-blind matching finds.",
     ),
 }

@@ -150,3 +150,20 @@ def test_project_macros_and_switches_are_read_as_latex_reads_them(tmp_path: Path
     assert [c.key for c in extraction.citations] == ["a"]
     assert extraction.nocite_all
     assert [p.name for p in extraction.bibliographies] == ["refs.bib"]
+
+
+@requires_latex
+def test_a_key_bibtex_matches_whatever_its_case_cites_that_entry(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text("@misc{PIRL, title={P}, author={X, Y}, year=2020}\n")
+    text = (
+        "\\documentclass{article}\n\\begin{document}\nAs in \\cite{pirl}.\n"
+        "\\bibliographystyle{plain}\\bibliography{refs}\n\\end{document}\n"
+    )
+    found = _check(tmp_path, text)
+    assert ("undefined", "pirl", 3) not in found
+    assert ("invalid_key", "pirl", 3) in found
+    for run in (["pdflatex", "-interaction=nonstopmode"], ["bibtex"], ["pdflatex"], ["pdflatex"]):
+        subprocess.run(
+            [*run, "main"], cwd=tmp_path, capture_output=True, check=False, stdin=subprocess.DEVNULL
+        )
+    assert "undefined" not in (tmp_path / "main.log").read_text(errors="replace")
