@@ -280,8 +280,9 @@ def _as_bibtex_finds(
 ) -> tuple[list[Citation], list[Finding]]:
     """The citations as BibTeX resolves them: it matches a key to an entry whatever their case
     (`\\cite{pirl}` prints `@article{PIRL`), so such a citation cites that entry, with a
-    warning, since biber and pandoc match case exactly. A biblatex project's citations are
-    left as written."""
+    warning, since biber and pandoc match case exactly; but it takes the first spelling of a
+    key it meets, and a later other spelling is an error that leaves it undefined. A biblatex
+    project's citations are left as written."""
     texts = (f.read_text(encoding="utf-8", errors="replace") for f in extraction.files)
     if any(_BIBLATEX.search(text) for text in texts):
         return list(extraction.citations), []
@@ -289,7 +290,21 @@ def _as_bibtex_finds(
     for key in bibliography.references:
         by_case.setdefault(key.casefold(), []).append(key)
     citations, warnings = [], []
+    first: dict[str, str] = {}  # BibTeX takes the first spelling it meets of each key
     for citation in extraction.citations:
+        spelled = first.setdefault(citation.key.casefold(), citation.key)
+        if spelled != citation.key:
+            citations.append(citation)  # undefined in the PDF, and so here
+            warnings.append(
+                finding(
+                    FindingKind.INVALID_KEY,
+                    f"cited as {spelled!r} before: BibTeX stops at {citation.key!r} ('Case "
+                    "mismatch error') and the PDF prints it undefined",
+                    citation.key,
+                    citation.location,
+                )
+            )
+            continue
         entries = by_case.get(citation.key.casefold(), [])
         if citation.key in bibliography.references or len(entries) != 1:
             citations.append(citation)

@@ -167,3 +167,18 @@ def test_a_key_bibtex_matches_whatever_its_case_cites_that_entry(tmp_path: Path)
             [*run, "main"], cwd=tmp_path, capture_output=True, check=False, stdin=subprocess.DEVNULL
         )
     assert "undefined" not in (tmp_path / "main.log").read_text(errors="replace")
+
+
+@requires_latex
+def test_a_second_spelling_of_a_key_is_undefined_as_bibtex_leaves_it(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text("@misc{dqn, title={D}, author={X, Y}, year=2015}\n")
+    text = (
+        "\\documentclass{article}\n\\begin{document}\nFirst \\cite{dqn}.\nThen \\cite{DQN}.\n"
+        "\\bibliographystyle{plain}\\bibliography{refs}\n\\end{document}\n"
+    )
+    found = _check(tmp_path, text)
+    assert ("undefined", "DQN", 4) in found and ("invalid_key", "DQN", 4) in found
+    assert ("undefined", "dqn", 3) not in found
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "main"], cwd=tmp_path, check=False)
+    bibtex = subprocess.run(["bibtex", "main"], cwd=tmp_path, capture_output=True, text=True)
+    assert "Case mismatch error between cite keys DQN and dqn" in bibtex.stdout
