@@ -214,46 +214,42 @@ def bibliography_wrappers(text: str) -> dict[str, CiteWrapper]:
     return wrappers
 
 
-def bibliography_wrapper_names(text: str, wrappers: dict[str, CiteWrapper]) -> Iterator[str]:
-    """The bibliography names each use of a bibliography-naming user macro in (masked) `text`
-    gives, its parameters replaced by the use's arguments."""
+def _wrapper_calls(
+    text: str, wrappers: dict[str, CiteWrapper]
+) -> Iterator[tuple[CiteWrapper, int, int, list[str]]]:
+    """Each use of a wrapper in (masked) `text` (not where it is being defined): the wrapper,
+    where the use starts and ends, and its body's names (`keys`) with each parameter replaced
+    by the use's argument."""
     for name, wrapper in wrappers.items():
         for use in re.finditer(rf"\\{re.escape(name)}(?![A-Za-z@])", text):
             if _DEFINING.search(text, max(0, use.start() - 40), use.start()):
                 continue
-            arguments, _ = _use_arguments(
+            arguments, end = _use_arguments(
                 text, use.end(), wrapper.arguments, wrapper.optional_default
             )
-            for named in wrapper.keys:
-                parameter = re.fullmatch(r"#([1-9])", named)
+            named = []
+            for key in wrapper.keys:
+                parameter = re.fullmatch(r"#([1-9])", key)
                 if parameter is None:
-                    yield named
+                    named.append(key)
                 elif int(parameter.group(1)) <= len(arguments):
-                    yield arguments[int(parameter.group(1)) - 1]
+                    named.append(arguments[int(parameter.group(1)) - 1])
+            yield wrapper, use.start(), end, named
+
+
+def bibliography_wrapper_names(text: str, wrappers: dict[str, CiteWrapper]) -> Iterator[str]:
+    """The bibliography names each use of a bibliography-naming user macro in (masked) `text`
+    gives, its parameters replaced by the use's arguments."""
+    for _, _, _, named in _wrapper_calls(text, wrappers):
+        yield from named
 
 
 def wrapper_uses(text: str, wrappers: dict[str, CiteWrapper]) -> Iterator[CiteCommand]:
     """Each use of a citing user macro in (masked) `text`, as the citation it makes."""
-    for name, wrapper in wrappers.items():
-        for use in re.finditer(rf"\\{re.escape(name)}(?![A-Za-z@])", text):
-            if _DEFINING.search(text, max(0, use.start() - 40), use.start()):
-                continue
-            arguments, position = _use_arguments(
-                text, use.end(), wrapper.arguments, wrapper.optional_default
-            )
-            keys = []
-            for key in wrapper.keys:
-                parameter = re.fullmatch(r"#([1-9])", key)
-                if parameter is None:
-                    keys.append(key)
-                elif int(parameter.group(1)) <= len(arguments):
-                    argument = arguments[int(parameter.group(1)) - 1]
-                    keys.extend(k.strip() for k in argument.split(","))
-            keys = [k for k in keys if k]
-            if keys:
-                yield CiteCommand(
-                    wrapper.command, use.start(), position, tuple((k, "", "") for k in keys)
-                )
+    for wrapper, start, end, named in _wrapper_calls(text, wrappers):
+        keys = [k.strip() for listed in named for k in listed.split(",") if k.strip()]
+        if keys:
+            yield CiteCommand(wrapper.command, start, end, tuple((k, "", "") for k in keys))
 
 
 @dataclass(frozen=True, slots=True)
