@@ -11,10 +11,13 @@ import argparse
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from citecore.bib.loader import load_bibliographies
+from citecore.verify.compare import compare_authors
 from tests.wild.latex_build import projects
 from tests.wild.sweep import (
     NOT_IN_TEX_LIVE,
@@ -68,6 +71,24 @@ def _bib() -> None:
             flush=True,
         )
     print(f"\nbibliographies: every entry BibTeX reads read or reported, {equal}/{len(paths)}\n")
+    _dblp_names(paths)
+
+
+def _dblp_names(paths: list[Path]) -> None:
+    """Every real reference whose authors carry DBLP's homonym numbers, compared with the same
+    people as a registry's record names them (DBLP's own answers lose the number too)."""
+    references = [
+        reference
+        for path in paths
+        for reference in load_bibliographies([path]).references.values()
+        if any(person.homonym for person in reference.authors)
+    ]
+    flagged = 0
+    for reference in references:
+        on_record = tuple(replace(person, homonym="") for person in reference.authors)
+        check = compare_authors(reference.authors, on_record)
+        flagged += bool(check.mismatches or check.unconfirmed)
+    print(f"DBLP homonym numbers: {len(references)} real references, {flagged} flagged\n")
 
 
 def _markdown() -> None:
