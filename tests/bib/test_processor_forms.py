@@ -232,9 +232,12 @@ def biber_fields(bib: str) -> dict[str, str]:
             check=True,
         )
         out = Path(folder, "out.bib").read_text(encoding="utf-8")
+    # biber writes a value that reads as a month's name ("feb") bare, as its own macro would be.
     return {
-        name.lower(): value
-        for name, value in re.findall(r"^\s+([A-Z]+) = \{(.*)\},$", out, flags=re.M)
+        name.lower(): braced or bare
+        for name, braced, bare in re.findall(
+            r"^\s+([A-Z]+) = (?:\{(.*)\}|([a-z]+)),$", out, flags=re.M
+        )
     }
 
 

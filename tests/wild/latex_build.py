@@ -31,6 +31,7 @@ _NOT_FOUND = re.compile(
 )
 # TeX's own words for an `\input` without a suffix that is not there: a source, not a figure.
 _NO_INPUT = re.compile(r"! I can't find file `([^']+)'")
+_NO_BST = re.compile(r"I couldn't open style file (\S+\.bst)")
 _NO_FOLDER = re.compile(r"! I can't write on file `([^']+)'")
 _NO_BIBLATEX_STYLE = re.compile(r"Package biblatex Error: Style '([^']+)' not found")
 # The rules a writer's latexmkrc adds for glossaries: a citation in a glossary entry is read by
@@ -163,6 +164,10 @@ def build(project: Project, work: Path, rounds: int = 40) -> Build:
         timeout=900,
         check=False,
     )
+    blg = main.with_suffix(".blg")
+    if blg.is_file():  # BibTeX's own word for a style neither the project nor TeX Live has
+        log = blg.read_text(encoding="utf-8", errors="replace")
+        missing_tex += _NO_BST.findall(log)
     recorded = aux_keys(main.with_suffix(".aux"))
     if main.with_suffix(".bcf").is_file():
         recorded |= bcf_keys(main.with_suffix(".bcf"))

@@ -35,6 +35,7 @@ NOT_IN_TEX_LIVE = {
     "scrpage2.sty": "removed from KOMA-Script in 2019 (scrlayer-scrpage replaces it)",
     "slashbox.sty": "not in TeX Live (its licence; diagbox replaces it)",
     "thuthesis.cfg": "the repository keeps an old thuthesis.cls but not its .cfg",
+    "sn-basic.bst": "Springer Nature's template ships it; TeX Live does not have it",
     "nicobib.bbx": "the writer's own biblatex style, not in the repository",
     "nicobib.cbx": "the writer's own biblatex style, not in the repository",
 }
