@@ -26,6 +26,7 @@ from citecore.findings import (
     citation_findings,
     finding,
     grounding_findings,
+    option_findings,
     reference_findings,
     verdict_findings,
 )
@@ -187,6 +188,7 @@ def check_citations(
             options.cutoff,
         ),
         *extra_findings,
+        *option_findings(options.problems),
     ]
     return CheckResult(
         documents=documents,

@@ -16,7 +16,7 @@ from citecore.extract.reflist import (
     references_from_pdf,
     with_readable_keys,
 )
-from citecore.findings import reference_findings, verdict_findings
+from citecore.findings import option_findings, reference_findings, verdict_findings
 from citecore.identifiers import arxiv_from_doi, normalize_doi
 from citecore.model import (
     Bibliography,
@@ -100,9 +100,11 @@ def verify_bibliography(
                 ReferenceResult(entry.key, ReferenceVerdict.UNPARSED, notes=(entry.reason,)),
             )
     outage = verifier.outage if verifier is not None else None
-    findings = reference_findings(bibliography, options.today) + verdict_findings(
-        verified, bibliography, outage=outage
-    )
+    findings = [
+        *option_findings(options.problems),
+        *reference_findings(bibliography, options.today),
+        *verdict_findings(verified, bibliography, outage=outage),
+    ]
     return CheckResult(tuple(documents), bibliography, (), results, tuple(findings), outage=outage)
 
 

@@ -355,3 +355,8 @@ def grounding_findings(
                 )
             )
     return findings
+
+
+def option_findings(problems: Iterable[str]) -> list[Finding]:
+    """One `bad_option` finding per option value the run ignored (see `Options.problems`)."""
+    return [finding(FindingKind.BAD_OPTION, problem) for problem in problems]

@@ -151,6 +151,7 @@ class FindingKind(Enum):
     NOT_IN_AUX = "not_in_aux"
     MISSING_BIBLIOGRAPHY = "missing_bibliography"
     INVALID_KEY = "invalid_key"
+    BAD_OPTION = "bad_option"
 
 
 # How much each kind of finding matters (what strict mode fails on is every ERROR kind).
@@ -183,6 +184,7 @@ SEVERITY: Mapping[FindingKind, Severity] = {
     FindingKind.NOT_IN_AUX: Severity.INFO,
     FindingKind.MISSING_BIBLIOGRAPHY: Severity.ERROR,
     FindingKind.INVALID_KEY: Severity.WARNING,
+    FindingKind.BAD_OPTION: Severity.WARNING,
 }
 
 

@@ -9,11 +9,12 @@ are validated once, here, so a bad value is one clear error wherever it came fro
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -100,10 +101,20 @@ class Options:
     cutoff: str = ""
     grobid: str = ""
     today: dt.date = field(default_factory=dt.date.today)
+    # What the lenient layers held that no option accepts ("CITECHECK_* environment: option
+    # fail-on: unknown finding kind 'undefind' …"): ignored, reported as `bad_option`.
+    problems: tuple[str, ...] = ()
 
 
 def _canonical(name: str) -> str:
     return name.strip().lower().replace("-", "_")
+
+
+def _known(value: Any, names: Iterable[str]) -> str:
+    """What to say after an unknown name: the likely one meant, else every name known."""
+    names = list(names)
+    close = difflib.get_close_matches(str(value).strip().lower(), names, n=1)
+    return f"did you mean {close[0]!r}?" if close else f"known: {', '.join(names)}"
 
 
 def _as_bool(name: str, value: Any) -> bool:
@@ -136,10 +147,8 @@ def _as_kinds(value: Any) -> frozenset[FindingKind]:
         try:
             kinds.add(FindingKind(_canonical(name)))
         except ValueError as exc:
-            known = ", ".join(k.value for k in FindingKind)
-            raise OptionsError(
-                f"option fail-on: unknown finding kind {name!r} (known: {known})"
-            ) from exc
+            known = _known(name, ["errors", *(k.value for k in FindingKind)])
+            raise OptionsError(f"option fail-on: unknown finding kind {name!r} ({known})") from exc
     return frozenset(kinds)
 
 
@@ -147,10 +156,8 @@ def _as_format(value: Any) -> ReportFormat:
     try:
         return ReportFormat(str(value).strip().lower())
     except ValueError as exc:
-        known = ", ".join(f.value for f in ReportFormat)
-        raise OptionsError(
-            f"option format: unknown report format {value!r} (known: {known})"
-        ) from exc
+        known = _known(value, [f.value for f in ReportFormat])
+        raise OptionsError(f"option format: unknown report format {value!r} ({known})") from exc
 
 
 def _as_seconds(value: Any) -> float:
@@ -180,8 +187,8 @@ def _as_judge(value: Any) -> JudgeKind | None:
     try:
         return JudgeKind(name)
     except ValueError as exc:
-        known = ", ".join(k.value for k in JudgeKind)
-        raise OptionsError(f"option judge: unknown judge {value!r} (known: {known})") from exc
+        known = _known(value, [k.value for k in JudgeKind])
+        raise OptionsError(f"option judge: unknown judge {value!r} ({known})") from exc
 
 
 def _as_share(value: Any) -> float:
@@ -192,6 +199,18 @@ def _as_share(value: Any) -> float:
     if not 0 < share <= 1:
         raise OptionsError(f"option pool-threshold: expected a share in (0, 1], got {value!r}")
     return share
+
+
+def _as_limit(value: Any) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        limit = int(str(value).strip())
+    except ValueError as exc:
+        raise OptionsError(f"option limit: expected a whole number, got {value!r}") from exc
+    if limit < 0:
+        raise OptionsError(f"option limit: expected a whole number of at least 0, got {value!r}")
+    return limit
 
 
 def _as_cutoff(value: Any) -> str:
@@ -252,21 +271,37 @@ def resolve_options(
     """The options of one run, the same way for every shell (the CLI's `check`, `latex` and
     `verify`, the pandoc filter, the latexmk hook): the shell's own defaults (`base`) <
     `citecheck.toml` in `folder` < the document's `citecheck:` metadata < `CITECHECK_*` in
-    the environment < command-line flags. A value no option accepts is an OptionsError that
-    names where it was written (the toml file, `metadata_origin`, the environment)."""
-    project = project_layer(folder) if folder is not None else {}
-    environment = environment_layer(environ)
+    the environment < command-line flags.
+
+    A bad value typed on the command line is an OptionsError (the writer is there to fix it).
+    One written in a file, the metadata or the environment is ignored — that option keeps what
+    the layers below give it, so a typo never turns checking off — and said in `problems`,
+    naming where it was written (the toml file, `metadata_origin`, the environment)."""
+    problems: list[str] = []
+    project_origin = str(folder / PROJECT_FILE) if folder is not None else PROJECT_FILE
+    try:
+        project = project_layer(folder) if folder is not None else {}
+    except OptionsError as exc:
+        problems.append(f"{exc}; its options were ignored")
+        project = {}
     named_layers = (
-        (str(folder / PROJECT_FILE) if folder is not None else PROJECT_FILE, project),
+        (project_origin, project),
         (f"{metadata_origin}: citecheck metadata", metadata or {}),
-        ("CITECHECK_* environment", environment),
+        ("CITECHECK_* environment", environment_layer(environ)),
     )
+    kept_layers = []
     for origin, layer in named_layers:
-        try:
-            build_options(layer)
-        except OptionsError as exc:
-            raise OptionsError(f"{origin}: {exc}") from exc
-    return build_options(base or {}, project, metadata or {}, environment, cli)
+        kept: dict[str, Any] = {}
+        for name, value in layer.items():
+            try:
+                build_options({name: value})
+            except OptionsError as exc:
+                problems.append(f"{origin}: {exc}; ignored, so the option keeps its default")
+                continue
+            kept[name] = value
+        kept_layers.append(kept)
+    options = build_options(base or {}, *kept_layers, cli)
+    return replace(options, problems=tuple(problems))
 
 
 # Options that mean nothing without grounding: giving one asks for it.
@@ -282,7 +317,8 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         for name, value in layer.items():
             canonical = _canonical(name)
             if canonical not in OPTION_NAMES:
-                raise OptionsError(f"unknown citecheck option {name!r}")
+                known = _known(canonical, OPTION_NAMES).replace("_", "-")
+                raise OptionsError(f"unknown citecheck option {name!r} ({known})")
             if value is not None:
                 merged[canonical] = value
     if "ground" not in merged and any(merged.get(name) for name in _GROUNDING_OPTIONS):
@@ -310,7 +346,7 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         judge_model=str(merged.get("judge_model", "")),
         retry_model=str(merged.get("retry_model", "")),
         sequential=_as_bool("sequential", merged.get("sequential", False)),
-        limit=int(merged["limit"]) if merged.get("limit") not in (None, "") else None,
+        limit=_as_limit(merged.get("limit")),
         dry_run=_as_bool("dry_run", merged.get("dry_run", False)),
         pool=Path(str(merged["pool"])) if merged.get("pool") else None,
         pool_threshold=_as_share(merged.get("pool_threshold", 0.9)),

@@ -11,11 +11,12 @@ from citecore.options import Options
 
 def failing_kinds(options: Options) -> frozenset[FindingKind]:
     """The finding kinds that fail this run: `fail-on` when given, else every error-level kind
-    in strict mode, else none."""
+    in strict mode, else none. A strict run also fails on an option value it had to ignore."""
+    strict = frozenset({FindingKind.BAD_OPTION}) if options.strict else frozenset()
     if options.fail_on is not None:
-        return options.fail_on
+        return options.fail_on | strict
     if options.strict:
-        return frozenset(k for k, s in SEVERITY.items() if s is Severity.ERROR)
+        return strict | {k for k, s in SEVERITY.items() if s is Severity.ERROR}
     return frozenset()
 
 
@@ -33,6 +34,8 @@ def exit_status(result: CheckResult, options: Options) -> ExitCode:
     if any(f.kind is FindingKind.MISSING_BIBLIOGRAPHY for f in result.findings):
         return ExitCode.BAD_INPUT
     failing = failing_findings(result.findings, options)
+    if any(f.kind is FindingKind.BAD_OPTION for f in failing):
+        return ExitCode.BAD_INPUT
     if result.outage is not None and any(f.kind is FindingKind.OUTAGE for f in failing):
         return ExitCode.RATE_LIMITED if result.outage.rate_limited else ExitCode.UNREACHABLE
     return ExitCode.FINDINGS if failing else ExitCode.OK

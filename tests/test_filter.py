@@ -221,19 +221,51 @@ def test_missing_bibliography_is_a_warning_unless_strict(problems: Path) -> None
 
 
 def test_bad_option_is_one_clear_line(problems: Path) -> None:
+    """A typo in an option is one warning naming the option and the value; that option keeps
+    its default and the rest is checked and annotated as usual."""
     completed = run_pandoc(
         "paper.md",
         "--filter",
         "citecheck",
         "-M",
         "citecheck.strict=perhaps",
+        "-M",
+        "citecheck.fail-on=undefind",
+        "-M",
+        "citecheck.format=bogus",
         "-t",
         "html",
         cwd=problems,
     )
+    assert completed.returncode == 0
+    lines = completed.stderr.splitlines()
     assert (
-        "[WARNING] citecheck: paper.md: citecheck metadata: option strict: expected true or false"
-        in completed.stderr
+        "[WARNING] citecheck: [bad_option] paper.md: citecheck metadata: option strict: expected "
+        "true or false, got 'perhaps'; ignored, so the option keeps its default" in lines
+    )
+    assert any("'undefind' (did you mean 'undefined'?)" in line for line in lines)
+    assert any("unknown report format 'bogus'" in line for line in lines)
+    assert any("[undefined]" in line for line in lines)  # checking went on
+    assert "citecheck-undefined" in completed.stdout  # and annotating
+
+
+def test_a_bad_option_fails_a_strict_build(problems: Path) -> None:
+    completed = run_pandoc(
+        "paper.md",
+        "--filter",
+        "citecheck",
+        "-M",
+        "citecheck.strict=true",
+        "-M",
+        "citecheck.format=bogus",
+        "-t",
+        "html",
+        cwd=problems,
+        check=False,
+    )
+    assert completed.returncode != 0
+    assert "[ERROR] citecheck: [bad_option] paper.md: citecheck metadata: option format" in (
+        completed.stderr
     )
 
 

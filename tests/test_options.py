@@ -69,8 +69,10 @@ def test_strict_fails_on_error_kinds_and_fail_on_overrides() -> None:
     strict = failing_kinds(build_options({"strict": True}))
     assert FindingKind.UNDEFINED in strict and FindingKind.UNUSED not in strict
     assert failing_kinds(build_options({"strict": True, "fail_on": "unused"})) == {
-        FindingKind.UNUSED
+        FindingKind.UNUSED,
+        FindingKind.BAD_OPTION,  # a strict build fails on an option it had to ignore
     }
+    assert failing_kinds(build_options({"fail_on": "unused"})) == {FindingKind.UNUSED}
 
 
 def test_one_precedence_for_every_layer(tmp_path: Path) -> None:

@@ -137,7 +137,9 @@ def _bibliography_paths(path: Path, text: str, options: Options, workspace: Path
         named = _names(_front_matter(text).get("bibliography"))
         folder = path.parent
     names = list(options.bibliographies) or named
-    return list(dict.fromkeys(resolve_bibliography(n, (folder,), str(path)) for n in names))
+    # Absolute: diagnostics go to the file's URI, and an editor may start the server anywhere.
+    found = (resolve_bibliography(n, (folder,), str(path)).absolute() for n in names)
+    return list(dict.fromkeys(found))
 
 
 def _options(path: Path, text: str, layer: Mapping[str, Any]) -> Options:

@@ -86,7 +86,7 @@ def diagnostics(analysis: Analysis, texts: dict[Path, str]) -> dict[Path, list[t
     for item in analysis.result.findings:
         if item.kind in _NOT_SHOWN:
             continue
-        file = Path(item.location.file) if item.location else document
+        file = Path(item.location.file).absolute() if item.location else document
         line = (item.location.line or 1) - 1 if item.location else 0
         if file == document and item.key:
             cited = [c for c in analysis.citations if c.key == item.key]

@@ -150,4 +150,10 @@ HELP: Mapping[FindingKind, KindHelp] = {
         "A key with a space LaTeX keeps, or a key list whose brace is never closed (the PDF "
         "prints the citation as undefined); or a key only BibTeX's case-blind matching finds.",
     ),
+    FindingKind.BAD_OPTION: KindHelp(
+        "Option value citecheck cannot use",
+        "An option in the document's metadata, citecheck.toml or the environment has a value "
+        "no setting of it accepts (or a name citecheck does not know): it was ignored and the "
+        "option kept its default. A strict build fails on it.",
+    ),
 }
