@@ -15,6 +15,10 @@ from typing import Any
 import pytest
 import yaml
 
+from citecore.model import Source
+from citecore.registries.settings import base_url_variable
+
+from tests.action_runner import ActionRun, run_action
 from tests.paths import CASES, REPO
 from tests.report.test_sarif import _errors
 
@@ -39,36 +43,81 @@ def test_a_composite_action_that_uploads_sarif_and_fails_last() -> None:
     assert "exit" in runs["steps"][-1]["run"]
 
 
-def _check_step() -> dict[str, Any]:
-    step: dict[str, Any] = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "citecheck")
-    return step
+def test_no_variable_the_action_sets_is_one_citecheck_reads() -> None:
+    """citecheck reads every CITECHECK_<OPTION>; a variable of the action's own of that form
+    would be read as an option (CITECHECK_FAIL_ON=none once failed every job)."""
+    for step in ACTION["runs"]["steps"]:
+        for name in step.get("env", {}):
+            assert not name.startswith("CITECHECK_"), name
 
 
-@pytest.mark.parametrize(("fail_on", "expected"), [("errors", "1"), ("future_year", "0")])
-def test_the_check_step_writes_sarif_and_its_exit_status(
-    tmp_path: Path, fail_on: str, expected: str
+_REFUSED = {base_url_variable(source): "http://127.0.0.1:1" for source in Source}
+_CASES = {"check": ("problems", "docs/paper.md"), "latex": ("latex-natbib", "docs/main.tex")}
+
+
+def _run(tmp_path: Path, inputs: dict[str, str], online: bool = False) -> ActionRun:
+    command = inputs.get("command", "check")
+    case, document = _CASES.get(command, _CASES["check"])
+    shutil.copytree(CASES / case, tmp_path / "docs")
+    environ = dict(os.environ)
+    if online:  # asked of the registries: here, loopback addresses that refuse
+        environ.pop("CITECHECK_OFFLINE", None)
+        environ.update(_REFUSED)
+    return run_action(
+        REPO / "action.yml",
+        {"document": document, **inputs},
+        tmp_path,
+        skip_run=frozenset({"Install citecheck"}),  # installed already; the index is not here
+        environ=environ,
+    )
+
+
+# Every value the action documents for each input, with what the job must then do.
+@pytest.mark.parametrize(
+    ("inputs", "exit_code", "job_fails"),
+    [
+        ({}, "1", True),  # the defaults: check, fail-on errors, online
+        ({"fail-on": "errors", "online": "false"}, "1", True),
+        ({"fail-on": "none", "online": "false"}, "1", False),
+        ({"fail-on": "future_year", "online": "false"}, "0", False),
+        ({"fail-on": "not_found,retracted", "online": "false"}, "0", False),
+        ({"fail-on": "undefined", "online": "false", "upload-sarif": "false"}, "1", True),
+        ({"command": "latex", "fail-on": "none", "online": "false"}, "1", False),
+        ({"command": "latex", "fail-on": "errors", "online": "false"}, "1", True),
+        ({"sarif-file": "out/cites.sarif", "online": "false"}, "1", True),
+    ],
+)
+def test_the_actions_steps_for_every_documented_value(
+    tmp_path: Path, inputs: dict[str, str], exit_code: str, job_fails: bool
 ) -> None:
-    shutil.copytree(CASES / "problems", tmp_path / "docs")
-    step = _check_step()
-    values = {"command": "check", "document": "docs/paper.md", "fail-on": fail_on,
-              "online": "false", "sarif-file": "citecheck.sarif"}  # fmt: skip
-    environment = {
-        name: re.sub(r"\$\{\{ inputs\.([\w-]+) \}\}", lambda m: values[m.group(1)], value)
-        for name, value in step["env"].items()
-    }
-    output = tmp_path / "github-output"
-    completed = subprocess.run(
-        ["bash", "-e", "-c", step["run"]],
-        cwd=tmp_path,
-        env={**os.environ, **environment, "GITHUB_OUTPUT": str(output)},
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert completed.returncode == 0, completed.stderr  # the step itself never fails
-    assert output.read_text() == f"exit-code={expected}\n"
-    log = json.loads((tmp_path / "citecheck.sarif").read_text(encoding="utf-8"))
+    (tmp_path / "out").mkdir()
+    run = _run(tmp_path, inputs, online=inputs.get("online", "true") == "true")
+    check = run.step("Check citations")
+    assert check.returncode == 0, check.output  # the check step itself never fails
+    assert run.outputs["citecheck"]["exit-code"] == exit_code, check.output
+    assert run.failed is job_fails
+    assert run.step("Fail per fail-on").ran is job_fails
+    sarif_file = inputs.get("sarif-file", "citecheck.sarif")
+    log = json.loads((tmp_path / sarif_file).read_text(encoding="utf-8"))
     assert _errors(log) == []
-    uris = {
-        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-        for r in log["runs"][0]["results"]
-    }
-    assert "docs/paper.md" in uris  # relative to the workspace, as code scanning resolves it
+    upload = run.step("Upload SARIF to code scanning")
+    assert upload.ran is (inputs.get("upload-sarif", "true") == "true")
+    if upload.ran:
+        assert upload.with_values["sarif_file"] == sarif_file
+    if inputs.get("command", "check") == "check":
+        uris = {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in log["runs"][0]["results"]
+        }
+        assert "docs/paper.md" in uris  # relative to the workspace, as code scanning reads it
+
+
+@pytest.mark.parametrize("inputs", [{"command": "verify"}, {"online": "maybe"}])
+def test_an_input_value_the_action_does_not_know_fails_the_step(
+    tmp_path: Path, inputs: dict[str, str]
+) -> None:
+    run = _run(tmp_path, inputs)
+    check = run.step("Check citations")
+    assert check.returncode == 2
+    assert "::error::input" in check.output
+    assert run.failed
