@@ -134,7 +134,8 @@ class _Expression:
         if name == "hashFiles":
             files = [self.workspace / str(a) for a in arguments]
             found = [f for f in files if f.is_file()]
-            return hashlib.sha256(b"".join(f.read_bytes() for f in found)).hexdigest() if found else ""
+            digest = hashlib.sha256(b"".join(f.read_bytes() for f in found))
+            return digest.hexdigest() if found else ""
         raise ValueError(f"function {name} not known to this runner")
 
     def _lookup(self, dotted: str) -> Any:
@@ -219,10 +220,8 @@ def run_action(
         if "id" in step:
             outputs[step["id"]] = step_outputs
             context["steps"][step["id"]] = {"outputs": step_outputs}
-        runs.append(
-            StepRun(name, True, returncode=completed.returncode,
-                    output=completed.stdout + completed.stderr)  # fmt: skip
-        )
+        output = completed.stdout + completed.stderr
+        runs.append(StepRun(name, True, returncode=completed.returncode, output=output))
         failed = failed or completed.returncode != 0
     return ActionRun(runs, outputs)
 

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,6 @@ import yaml
 
 from citecore.model import Source
 from citecore.registries.settings import base_url_variable
-
 from tests.action_runner import ActionRun, run_action
 from tests.paths import CASES, REPO
 from tests.report.test_sarif import _errors
