@@ -76,7 +76,7 @@ class Options:
     fail_on: frozenset[FindingKind] | None = None
     annotate: bool | None = None
     report: Path | None = None
-    report_format: ReportFormat = ReportFormat.MARKDOWN
+    report_format: ReportFormat | None = None  # None: the report file's suffix says
     offline: bool = False
     cache: Path | None = None
     bibliographies: tuple[str, ...] = ()
@@ -328,7 +328,7 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         fail_on=_as_kinds(merged["fail_on"]) if "fail_on" in merged else None,
         annotate=_as_bool("annotate", merged["annotate"]) if "annotate" in merged else None,
         report=Path(str(merged["report"])) if merged.get("report") else None,
-        report_format=_as_format(merged.get("format", "markdown")),
+        report_format=_as_format(merged["format"]) if merged.get("format") else None,
         offline=_as_bool("offline", merged.get("offline", False)),
         cache=Path(str(merged["cache"])) if merged.get("cache") else None,
         bibliographies=tuple(_as_list(merged.get("bibliography", []))),

@@ -126,10 +126,54 @@ def test_bad_input_exit_codes(
 
 
 def test_unreadable_document_exits_7(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    doc = tmp_path / "doc.docx"
-    doc.write_bytes(b"not a zip file")
+    doc = tmp_path / "doc.md"
+    doc.write_text("---\ntitle: [unclosed\n---\n\nText [@a].\n", encoding="utf-8")
     assert main(["check", str(doc)]) == 7
-    assert "pandoc could not read it" in capsys.readouterr().err
+    assert "pandoc could not read it: YAML parse exception" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "message"),
+    [
+        ("check", "paper.docx", "a built document; citecheck reads its source"),
+        ("latex", "paper.docx", "a built document; citecheck reads its source"),
+        ("check", "paper.html", "a built document"),
+        ("check", "refs.bib", "check its entries with citecheck verify"),
+        ("check", "paper.pdf", "check its entries with citecheck verify"),
+        ("check", "main.tex", "check it with citecheck latex"),
+        ("latex", "paper.md", "check it with citecheck check"),
+        ("check", "notes.odd", "not a document citecheck reads"),
+        ("check", ".", "a folder: give one of its documents, e.g. citecheck check"),
+        ("latex", ".", "a folder with no .tex document in it"),
+    ],
+)
+def test_every_input_is_recognised_or_refused_with_the_command_to_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, name: str, message: str
+) -> None:
+    for made in ("paper.docx", "paper.html", "refs.bib", "paper.pdf", "main.tex", "paper.md",
+                 "notes.odd"):  # fmt: skip
+        (tmp_path / made).write_text("x", encoding="utf-8")
+    if command == "latex" and name == ".":
+        (tmp_path / "main.tex").unlink()
+    assert main([command, str(tmp_path / name), "--offline"]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("output", "message"),
+    [
+        ("checked.bib", "does not write bibtex"),
+        ("report.html", "citecheck writes no HTML report"),
+        ("report.json", "the name says json but the format asked for is markdown"),
+    ],
+)
+def test_an_output_named_for_a_format_gets_that_format_or_nothing(
+    problems: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], output: str, message: str
+) -> None:
+    target = tmp_path / output
+    assert main(["check", str(problems / "paper.md"), "-f", "markdown", "-o", str(target)]) == 2
+    assert message in capsys.readouterr().err
+    assert not target.exists()
 
 
 def test_console_script_acts_as_a_filter_when_pandoc_calls_it(problems: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 from citecore.annotate.latex_verdicts import problem_lines, render_verdicts
 from citecore.cache import Cache, content_key
 from citecore.cli.flags import cli_layer, report_format
-from citecore.errors import ExitCode
+from citecore.errors import ExitCode, InputError
 from citecore.files import write_atomically
 from citecore.model import (
     Bibliography,
@@ -23,7 +23,7 @@ from citecore.model import (
     Severity,
     SourceLocation,
 )
-from citecore.options import ReportFormat, build_options
+from citecore.options import build_options
 from citecore.policy import exit_status, failing_findings, failing_kinds
 from citecore.report.labels import one_line, where
 
@@ -165,17 +165,42 @@ def test_command_line_layer_gives_only_what_was_given() -> None:
     assert "format" not in cli_layer(_args(format="bibtex"))  # a verify output, not a report
 
 
+_WRITABLE = ("table", "markdown", "json", "sarif")
+
+
 @pytest.mark.parametrize(
     ("values", "expected"),
     [
-        ({}, ReportFormat.TABLE),
-        ({"output": Path("r.json")}, ReportFormat.JSON),
-        ({"output": Path("REVIEW.MD")}, ReportFormat.MARKDOWN),
-        ({"output": Path("r.txt")}, ReportFormat.TABLE),
-        ({"output": Path("r.json"), "format": "markdown"}, ReportFormat.MARKDOWN),
+        ({}, "table"),
+        ({"output": Path("r.json")}, "json"),
+        ({"output": Path("REVIEW.MD")}, "markdown"),
+        ({"output": Path("notes.markdown")}, "markdown"),
+        ({"output": Path("r.txt")}, "table"),
+        ({"output": Path("citecheck.sarif")}, "sarif"),
+        ({"output": Path("citecheck.sarif.json")}, "sarif"),
+        ({"output": Path("r.json"), "format": "json"}, "json"),
+        ({"output": Path("report.out"), "format": "json"}, "json"),  # no format named: -f's
+        ({"format": "markdown"}, "markdown"),
     ],
 )
-def test_report_format_from_flag_then_suffix(
-    values: dict[str, object], expected: ReportFormat
+def test_report_format_from_the_file_name_then_the_flag(
+    values: dict[str, object], expected: str
 ) -> None:
-    assert report_format(_args(**values), ReportFormat.TABLE) is expected
+    assert report_format(_args(**values), _WRITABLE, "table") == expected
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"output": Path("checked.bib")}, "does not write bibtex .*citecheck verify refs.bib"),
+        ({"output": Path("report.html")}, "writes no HTML report: call it .*.md, .json"),
+        ({"output": Path("report.xyz")}, "cannot tell a report format .* .md, .json"),
+        ({"output": Path("report")}, "cannot tell a report format"),
+        ({"output": Path("r.json"), "format": "markdown"}, "the name says json"),
+    ],
+)
+def test_a_file_named_for_another_format_is_refused(
+    values: dict[str, object], message: str
+) -> None:
+    with pytest.raises(InputError, match=message):
+        report_format(_args(**values), _WRITABLE, "table")

@@ -12,15 +12,13 @@ from citecore.api import (
     check_markdown_file,
 )
 from citecore.cli.flags import (
-    REPORT_FORMATS,
     Commands,
     bibliography_option,
     cli_layer,
     registry_flags,
     report_flags,
-    report_format,
 )
-from citecore.errors import CitecheckError
+from citecore.cli.inputs import document_for
 from citecore.files import write_atomically
 from citecore.ground.sources import source_files
 from citecore.model import CheckResult
@@ -29,6 +27,7 @@ from citecore.pandoc.metadata import metadata_options
 from citecore.pandoc.reader import read_markdown
 from citecore.policy import exit_status, failing_findings
 from citecore.report import render_report
+from citecore.report.files import REPORT_FORMATS, format_for_file
 from citecore.report.warnings import warning_lines
 from citecore.verify.registry import registry_verifier
 
@@ -129,16 +128,13 @@ def _document_command(commands: Commands, name: str, help_text: str) -> argparse
 _COMMAND_LINE_DEFAULTS = {"strict": True}
 
 
-def _document(args: argparse.Namespace) -> Path:
-    document: Path = args.document
-    if not document.is_file():
-        raise CitecheckError(f"{document}: no such document")
-    return document
+def _document(args: argparse.Namespace, command: str) -> Path:
+    return document_for(args.document, command)
 
 
 def run_check(args: argparse.Namespace) -> int:
     """Check a Markdown document; print or write the report; the exit status."""
-    document = _document(args)
+    document = _document(args, "check")
     doc = read_markdown(document)
     options = resolve_options(
         cli_layer(args),
@@ -147,45 +143,53 @@ def run_check(args: argparse.Namespace) -> int:
         base=_COMMAND_LINE_DEFAULTS,
         metadata_origin=str(document),
     )
+    asked = _asked_format(args, options)
     result = check_markdown_document(doc, document, options, registry_verifier(options)).result
-    return _report(args, result, options)
+    return _report(args, result, options, asked)
 
 
 def run_latex(args: argparse.Namespace) -> int:
     """Check a LaTeX project from its main file; print or write the report; the exit status."""
-    document = _document(args)
+    document = _document(args, "latex")
     options = resolve_options(cli_layer(args), folder=document.parent, base=_COMMAND_LINE_DEFAULTS)
+    asked = _asked_format(args, options)
     result = check_latex_file(document, options, registry_verifier(options))
-    return _report(args, result, options)
+    return _report(args, result, options, asked)
 
 
-def _report(args: argparse.Namespace, result: CheckResult, options: Options) -> int:
+def _asked_format(args: argparse.Namespace, options: Options) -> str | None:
+    """The report format asked for (`-f`, else the `format` option), checked against `-o`'s
+    name before anything runs: an output named for a format never gets another."""
+    asked = args.format or (options.report_format.value if options.report_format else None)
+    return format_for_file(args.output, asked, REPORT_FORMATS, "markdown") if args.output else asked
+
+
+def _report(
+    args: argparse.Namespace, result: CheckResult, options: Options, asked: str | None
+) -> int:
     """The report to -o (with the warnings on stderr), or to the terminal as a table, or to
     stdout in the format asked for."""
     if args.output is not None:
-        text = render_report(
-            result, report_format(args, options.report_format), options.only_issues
-        )
+        text = render_report(result, ReportFormat(asked or "markdown"), options.only_issues)
         write_atomically(args.output, text)
         if not options.quiet:
             failing = failing_findings(result.findings, options)
             for line in warning_lines(result.findings, failing):
                 print(line, file=sys.stderr)
-    elif args.format is None and sys.stdout.isatty():
+    elif asked is None and sys.stdout.isatty():
         from rich.console import Console  # only a terminal needs rich (slow to import)
 
         from citecore.report.console import build_table
 
         Console().print(build_table(result, options.only_issues))
     else:
-        fmt = report_format(args, ReportFormat.TABLE)
-        sys.stdout.write(render_report(result, fmt, options.only_issues))
+        sys.stdout.write(render_report(result, ReportFormat(asked or "table"), options.only_issues))
     return exit_status(result, options)
 
 
 def run_audit(args: argparse.Namespace) -> int:
     """Cited keys without a readable source file, one per line; exit 1 when there are any."""
-    document = _document(args)
+    document = _document(args, "latex" if args.document.suffix.lower() == ".tex" else "check")
     layer = {
         "verify": False,
         "ground": False,

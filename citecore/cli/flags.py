@@ -7,14 +7,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from citecore.errors import CitecheckError
-from citecore.options import ReportFormat
-
-REPORT_FORMATS = ("table", "markdown", "json", "sarif")
-_SUFFIX_FORMATS = {
-    ".json": ReportFormat.JSON,
-    ".md": ReportFormat.MARKDOWN,
-    ".sarif": ReportFormat.SARIF,
-}
+from citecore.report.files import format_for_file, suffix_names
 
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -44,7 +37,7 @@ def report_flags(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> N
         "--output",
         type=Path,
         metavar="FILE",
-        help="write the report to FILE (.json, .md and .sarif pick their format)",
+        help=f"write the report to FILE in the format its name says ({suffix_names(formats)})",
     )
     parser.add_argument("--only", choices=["issues"], help="leave out information-level rows")
 
@@ -111,14 +104,10 @@ def cluster_place(args: argparse.Namespace) -> tuple[str, int]:
     return args.scheduler or "", args.workers or 2
 
 
-def report_format(args: argparse.Namespace, default: ReportFormat) -> ReportFormat:
-    """The format asked for with -f, else the one the output file's suffix names, else
-    `default`."""
-    if args.format:
-        return ReportFormat(args.format)
-    if args.output is not None:
-        return _SUFFIX_FORMATS.get(args.output.suffix.lower(), default)
-    return default
+def report_format(args: argparse.Namespace, formats: tuple[str, ...], default: str) -> str:
+    """The format to write: for `-o FILE` the one its name says (an error when that is not one
+    of `formats`, or disagrees with `-f`); else `-f`'s, else `default`."""
+    return format_for_file(args.output, args.format, formats, default)
 
 
 def cli_layer(args: argparse.Namespace) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from citecore.bibliography_check import (
     verify_one,
 )
 from citecore.cli.flags import (
-    REPORT_FORMATS,
     Commands,
     cli_layer,
     registry_flags,
@@ -28,8 +27,10 @@ from citecore.options import ReportFormat, resolve_options
 from citecore.policy import exit_status
 from citecore.report import render_report
 from citecore.report.bibtex import annotate_bibtex, listed_bibtex
+from citecore.report.files import REPORT_FORMATS
 
 _ONE_REFERENCE = ("--doi", "--title", "--author", "--year", "--venue")
+_FORMATS = (*REPORT_FORMATS, "bibtex")
 
 
 def register(commands: Commands) -> None:
@@ -44,7 +45,7 @@ def register(commands: Commands) -> None:
     )
     for flag in _ONE_REFERENCE:
         verify.add_argument(flag, default="", help="one reference given on the command line")
-    report_flags(verify, (*REPORT_FORMATS, "bibtex"))
+    report_flags(verify, _FORMATS)
     registry_flags(verify)
     verify.add_argument(
         "--grobid",
@@ -71,15 +72,16 @@ def run_verify(args: argparse.Namespace) -> int:
     for path in args.inputs:
         if not path.is_file():
             raise CitecheckError(f"{path}: no such file")
+    fmt = report_format(args, _FORMATS, "table")
     result = (
         verify_files(args.inputs, options, args.resume)
         if args.inputs
         else verify_one(single_reference(*one), options)
     )
-    if args.format == "bibtex":
+    if fmt == "bibtex":
         _write_bibtex(args, result)
     else:
-        report = render_report(result, report_format(args, ReportFormat.TABLE), options.only_issues)
+        report = render_report(result, ReportFormat(fmt), options.only_issues)
         if args.output is None:
             sys.stdout.write(report)
         else:

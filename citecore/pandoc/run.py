@@ -20,16 +20,17 @@ import panflute as pf
 
 from citecore.annotate import annotate
 from citecore.api import check_document
-from citecore.errors import CitecheckError, ExitCode
+from citecore.errors import CitecheckError, ExitCode, InputError
 from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
 from citecore.files import write_atomically
 from citecore.ground.sources import READABLE_SUFFIXES, source_files
 from citecore.model import CheckResult, DocumentCheck
-from citecore.options import PROJECT_FILE, Options, resolve_options
+from citecore.options import PROJECT_FILE, Options, ReportFormat, resolve_options
 from citecore.pandoc.metadata import metadata_options
 from citecore.policy import exit_status, failing_findings
 from citecore.report import render_report
+from citecore.report.files import REPORT_FORMATS, format_for_file
 from citecore.report.warnings import warning_lines
 from citecore.verify.registry import registry_verifier
 
@@ -148,6 +149,23 @@ def grounding_inputs(result: CheckResult, sources_dir: Path | None) -> list[Path
     return paths
 
 
+def _write_report(
+    check: DocumentCheck, options: Options, err: TextIO
+) -> tuple[tuple[Path, str], ...]:
+    """The report file in the format its name says (or `format` asks for); a name that says a
+    format citecheck cannot write is one warning, and no report, never another format."""
+    assert options.report is not None
+    asked = options.report_format.value if options.report_format else None
+    try:
+        fmt = format_for_file(options.report, asked, REPORT_FORMATS, "markdown")
+    except InputError as exc:
+        print(f"[WARNING] citecheck: report not written: {exc}", file=err)
+        return ()
+    text = render_report(check.result, ReportFormat(fmt), options.only_issues)
+    write_atomically(options.report, text)
+    return ((options.report.resolve(), text),)
+
+
 def _emit(
     doc: pf.Doc, output_format: str, options: Options, check: DocumentCheck, err: TextIO
 ) -> FilterOutcome:
@@ -161,9 +179,7 @@ def _emit(
             print(line, file=err)
     reports: tuple[tuple[Path, str], ...] = ()
     if options.report is not None:
-        text = render_report(check.result, options.report_format, options.only_issues)
-        write_atomically(options.report, text)
-        reports = ((options.report.resolve(), text),)
+        reports = _write_report(check, options, err)
     if failing:
         print(
             f"[ERROR] citecheck: {len(failing)} citation problem(s) fail this build"
