@@ -158,10 +158,12 @@ def run_latex(args: argparse.Namespace) -> int:
 
 
 def _asked_format(args: argparse.Namespace, options: Options) -> str | None:
-    """The report format asked for (`-f`, else the `format` option), checked against `-o`'s
-    name before anything runs: an output named for a format never gets another."""
-    asked = args.format or (options.report_format.value if options.report_format else None)
-    return format_for_file(args.output, asked, REPORT_FORMATS, "markdown") if args.output else asked
+    """The report format: `-o`'s name, `-f`, the `format` option (checked before anything runs:
+    an output named for a format never gets another); None for the terminal's table."""
+    option = options.report_format.value if options.report_format else None
+    if args.output is None:
+        return args.format or option
+    return format_for_file(args.output, args.format, REPORT_FORMATS, "markdown", option)
 
 
 def _report(

@@ -155,9 +155,9 @@ def _write_report(
     """The report file in the format its name says (or `format` asks for); a name that says a
     format citecheck cannot write is one warning, and no report, never another format."""
     assert options.report is not None
-    asked = options.report_format.value if options.report_format else None
+    option = options.report_format.value if options.report_format else None
     try:
-        fmt = format_for_file(options.report, asked, REPORT_FORMATS, "markdown")
+        fmt = format_for_file(options.report, None, REPORT_FORMATS, "markdown", option)
     except InputError as exc:
         print(f"[WARNING] citecheck: report not written: {exc}", file=err)
         return ()

@@ -54,15 +54,20 @@ def _suffix(path: Path) -> str:
 
 
 def format_for_file(
-    path: Path | None, asked: str | None, writable: Sequence[str], default: str
+    path: Path | None,
+    asked: str | None,
+    writable: Sequence[str],
+    default: str,
+    fallback: str | None = None,
 ) -> str:
-    """The format to write `path` in: the one asked for (`-f`, the `format` option) when the
-    suffix agrees or names no format, the suffix's otherwise, `default` for stdout. Raises
-    InputError, saying what to do, when the suffix names a format this command cannot write,
-    disagrees with the one asked for, or names none and none was asked for."""
+    """The format to write `path` in: the one its suffix names; where it names none, the one
+    asked for (`-f`), else `fallback` (the `format` option of a file or the metadata, which a
+    name outranks); for stdout (`path` None) the one asked for, else `fallback`, else
+    `default`. Raises InputError, saying what to do, when the suffix names a format this
+    command cannot write, disagrees with `asked`, or names none and nothing else does."""
     choices = suffix_names(writable)
     if path is None:
-        return asked or default
+        return asked or fallback or default
     named = SUFFIX_FORMATS.get(_suffix(path))
     if _suffix(path) in _OTHER_FORMATS:
         raise InputError(
@@ -70,8 +75,8 @@ def format_for_file(
             f"{choices} (the HTML, PDF and Word documents pandoc builds carry the annotations)"
         )
     if named is None:
-        if asked:
-            return asked
+        if asked or fallback:
+            return asked or fallback or default
         raise InputError(
             f"{path}: cannot tell a report format from this name: call it {choices}, "
             f"or give the format (-f {'|'.join(writable)})"
