@@ -14,6 +14,7 @@ from citecore.cli import filter as filter_command
 from citecore.errors import CitecheckError, ExitCode
 
 SUBCOMMANDS = (
+    "render",
     "check",
     "latex",
     "audit",
@@ -34,7 +35,17 @@ def build_parser() -> argparse.ArgumentParser:
     """Every command, each registered by its own module with the function that runs it."""
     # The command modules load the pipeline (~150 ms measured, python -X importtime): only a
     # command that needs it pays, never the filter's replay of an unchanged rebuild.
-    from citecore.cli import ask, document, latex, lsp, precommit, screen, snapshot, verify
+    from citecore.cli import (
+        ask,
+        document,
+        latex,
+        lsp,
+        precommit,
+        render,
+        screen,
+        snapshot,
+        verify,
+    )
     from citecore.pool import cli as pool
 
     parser = argparse.ArgumentParser(
@@ -44,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     for module in (
+        render,
         document,
         verify,
         screen,
@@ -65,8 +77,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="citecheck: %(message)s")
     logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its failures are our findings
     as_filter = filter_command.filter_arguments(args_list, SUBCOMMANDS)
+    from citecore.cli.render import parse_render  # light: argparse and the pandoc path
+
+    rendered = parse_render(args_list)
     if as_filter is not None:
         args = filter_command.parser().parse_args(as_filter)
+    elif rendered is not None:
+        args = rendered
     else:
         args = build_parser().parse_args(args_list)
     try:
