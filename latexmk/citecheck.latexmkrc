@@ -28,7 +28,8 @@ sub citecheck_after {
     my $status = system($tool, @args);
     my $base = $args[-1];
     $base =~ s/\.(aux|bcf)$//;
-    my @hook = ($citecheck_command, 'latexmk-hook', "$base.tex");
+    # $$: this latexmk run, so that the hook prints each problem once per build.
+    my @hook = ($citecheck_command, 'latexmk-hook', "$base.tex", '--session', $$);
     push @hook, '--strict' if $citecheck_strict;
     my $check = system(@hook);
     return $status if $status;

@@ -285,3 +285,13 @@ def test_a_full_disk_is_said_once_and_the_run_completes(
         r.getMessage() for r in caplog.records if "continuing without caching" in r.getMessage()
     ]
     assert len(said) == 1 and "full" in said[0], said
+
+
+def test_an_offline_run_says_what_it_did_not_check(
+    problems: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["check", str(problems / "paper.md"), "--offline", "-f", "json"])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("[WARNING] citecheck: offline: ")
+    assert "references were not checked against the registries" in last
+    assert last.endswith("run again without --offline to check them")

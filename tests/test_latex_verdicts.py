@@ -53,6 +53,6 @@ def test_the_file_says_who_wrote_it_and_ends_with_a_newline() -> None:
 
 def test_problem_lines_name_place_kind_and_key_on_one_line() -> None:
     assert problem_lines(list(FINDINGS[1:2] + FINDINGS[3:])) == [
-        "citecheck: intro.tex:12: [not_found] smith in no registry",
+        "citecheck: intro.tex:12: [not_found] smith: in no registry",
         "citecheck: [outage] Crossref did not answer: 100% & more",
     ]

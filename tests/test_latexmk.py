@@ -70,6 +70,15 @@ def test_build_writes_verdicts_and_margin_notes(project: Path) -> None:
     assert abs(notes[0].y0 - cited[0].y0) < 40
 
 
+def test_each_problem_is_printed_once_per_latexmk_run(project: Path) -> None:
+    """latexmk runs the hook after every bibtex run; the log says each problem once, and the
+    offline run says what it did not check."""
+    completed = latexmk(project)
+    log = completed.stderr + completed.stdout
+    assert log.count("[undefined] ghost2020: cited key is not in any bibliography") == 1, log
+    assert "citecheck: offline: " in log and "were not checked against the registries" in log
+
+
 def test_strict_mode_fails_with_one_line_per_problem(project: Path) -> None:
     completed = latexmk(project, {"CITECHECK_STRICT": "1"})
     assert completed.returncode != 0

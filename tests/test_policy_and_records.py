@@ -143,7 +143,7 @@ def test_latex_verdict_file_and_log_lines() -> None:
     assert "\\citecheckWarning{42}{main.tex:42: [undefined] ghost:" in text
     assert "spare" not in text  # information is not a margin note
     assert problem_lines([UNDEFINED, OUTAGE]) == [
-        "citecheck: main.tex:42: [undefined] ghost cited key is not in any bibliography",
+        "citecheck: main.tex:42: [undefined] ghost: cited key is not in any bibliography",
         "citecheck: [outage] registries unreachable",
     ]
 

@@ -28,7 +28,7 @@ from citecore.pandoc.reader import read_markdown
 from citecore.policy import exit_status, failing_findings
 from citecore.report import render_report
 from citecore.report.files import REPORT_FORMATS, format_for_file
-from citecore.report.warnings import warning_lines
+from citecore.report.warnings import offline_line, warning_lines
 from citecore.verify.registry import registry_verifier
 
 
@@ -174,10 +174,9 @@ def _report(
     if args.output is not None:
         text = render_report(result, ReportFormat(asked or "markdown"), options.only_issues)
         write_atomically(args.output, text)
-        if not options.quiet:
-            failing = failing_findings(result.findings, options)
-            for line in warning_lines(result.findings, failing):
-                print(line, file=sys.stderr)
+        failing = failing_findings(result.findings, options)
+        for line in warning_lines(failing if options.quiet else result.findings, failing):
+            print(line, file=sys.stderr)
     elif asked is None and sys.stdout.isatty():
         from rich.console import Console  # only a terminal needs rich (slow to import)
 
@@ -186,6 +185,9 @@ def _report(
         Console().print(build_table(result, options.only_issues))
     else:
         sys.stdout.write(render_report(result, ReportFormat(asked or "table"), options.only_issues))
+    said = offline_line(result, options.offline, "run again without --offline")
+    if said:
+        print(said, file=sys.stderr)
     return exit_status(result, options)
 
 

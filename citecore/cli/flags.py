@@ -66,7 +66,11 @@ def registry_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
     parser.add_argument(
-        "-q", "--quiet", action="store_true", default=None, help="no progress on stderr"
+        "-q",
+        "--quiet",
+        action="store_true",
+        default=None,
+        help="print only the findings that fail the run",
     )
     parser.add_argument(
         "--timeout",

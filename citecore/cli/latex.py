@@ -16,6 +16,7 @@ from citecore.errors import CitecheckError
 from citecore.model import Severity
 from citecore.options import resolve_options
 from citecore.policy import exit_status, failing_findings
+from citecore.report.warnings import offline_line
 from citecore.verify.registry import registry_verifier
 
 # The LaTeX package and the latexmk rc file ship inside citecore (citecore/latexmk is the
@@ -31,6 +32,12 @@ def register(commands: Commands) -> None:
     hook.add_argument("main", type=Path, help="the main .tex (or its .aux)")
     hook.add_argument(
         "--strict", action="store_true", default=None, help="fail the build on error findings"
+    )
+    hook.add_argument(
+        "--session",
+        default="",
+        metavar="ID",
+        help="latexmk's process id: lines already printed in this latexmk run are not repeated",
     )
     hook.set_defaults(run=run_hook)
     install = commands.add_parser(
@@ -55,11 +62,33 @@ def run_hook(args: argparse.Namespace) -> int:
         verdicts.write_text(text, encoding="utf-8")
     failing = failing_findings(result.findings, options)
     shown = failing or [f for f in result.findings if f.severity is not Severity.INFO]
-    for line in problem_lines(list(shown)):
-        print(line, file=sys.stderr)
+    lines = problem_lines(list(shown))
     if failing:
-        print(f"citecheck: {len(failing)} citation problem(s) fail this build", file=sys.stderr)
+        lines.append(f"citecheck: {len(failing)} citation problem(s) fail this build")
+    offline = offline_line(result, options.offline, "build again without CITECHECK_OFFLINE")
+    if offline:
+        lines.append(offline.replace("[WARNING] citecheck:", "citecheck:"))
+    if not _said_already(main_tex, args.session, lines):
+        for line in lines:
+            print(line, file=sys.stderr)
     return exit_status(result, options)
+
+
+def _said_already(main_tex: Path, session: str, lines: list[str]) -> bool:
+    """Whether this latexmk run (`session`) printed these very lines already: latexmk runs the
+    hook after every bibtex/biber run, and a build log that repeats each problem three times
+    hides the one that changed. Remembered in `<jobname>.citecheck.said`."""
+    if not session:
+        return False
+    state = main_tex.with_suffix(".citecheck.said")
+    text = "\n".join([session, *lines])
+    try:
+        if state.is_file() and state.read_text(encoding="utf-8") == text:
+            return True
+        state.write_text(text, encoding="utf-8")
+    except OSError:
+        return False
+    return False
 
 
 def run_install(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from citecore.cli.flags import Commands, cli_layer
 from citecore.extract.latex_root import main_files_for
 from citecore.options import resolve_options
 from citecore.policy import exit_status, failing_findings
-from citecore.report.warnings import warning_lines
+from citecore.report.warnings import offline_line, warning_lines
 from citecore.verify.registry import registry_verifier
 
 _BIBLIOGRAPHY_SUFFIXES = {".bib", ".bibtex"}
@@ -81,6 +81,13 @@ def _check(target: Path, layer: dict[str, object], said: set[str]) -> int:
         if line not in said:
             said.add(line)
             print(line, file=sys.stderr)
+    offline = offline_line(
+        result,
+        options.offline,
+        "give the hook `args: [--online]` (or run citecheck pre-commit --online)",
+    )
+    if offline:
+        print(f"{offline} ({_shown(target)})", file=sys.stderr)
     return exit_status(result, options)
 
 

@@ -35,7 +35,12 @@ HELP = (
 def register(commands: Commands) -> None:
     """Add `render` (its arguments are pandoc's: `main` hands them over unparsed)."""
     render = commands.add_parser("render", help=HELP, description=HELP, add_help=True)
-    render.add_argument("pandoc_arguments", nargs="*", metavar="INPUT|PANDOC-OPTION")
+    render.add_argument(
+        "pandoc_arguments",
+        nargs="*",
+        metavar="INPUT|PANDOC-OPTION",
+        help="the document and any pandoc options, passed to pandoc as given",
+    )
     render.set_defaults(run=lambda args: run_render(args.pandoc_arguments))
 
 

@@ -28,6 +28,7 @@ from citecore.policy import exit_status
 from citecore.report import render_report
 from citecore.report.bibtex import annotate_bibtex, listed_bibtex
 from citecore.report.files import REPORT_FORMATS
+from citecore.report.warnings import offline_line
 
 _ONE_REFERENCE = ("--doi", "--title", "--author", "--year", "--venue")
 _FORMATS = (*REPORT_FORMATS, "bibtex")
@@ -86,6 +87,9 @@ def run_verify(args: argparse.Namespace) -> int:
             sys.stdout.write(report)
         else:
             write_atomically(args.output, report)
+    said = offline_line(result, options.offline, "run again without --offline")
+    if said:
+        print(said, file=sys.stderr)
     return exit_status(result, options)
 
 

@@ -31,7 +31,7 @@ from citecore.pandoc.metadata import metadata_options
 from citecore.policy import exit_status, failing_findings
 from citecore.report import render_report
 from citecore.report.files import REPORT_FORMATS, format_for_file
-from citecore.report.warnings import warning_lines
+from citecore.report.warnings import offline_line, warning_lines
 from citecore.verify.registry import registry_verifier
 
 logger = logging.getLogger(__name__)
@@ -180,6 +180,13 @@ def _emit(
     reports: tuple[tuple[Path, str], ...] = ()
     if options.report is not None:
         reports = _write_report(check, options, err)
+    offline = offline_line(
+        check.result,
+        options.offline,
+        "build again with -M citecheck.offline=false or without CITECHECK_OFFLINE",
+    )
+    if offline:
+        print(offline, file=err)
     if failing:
         print(
             f"[ERROR] citecheck: {len(failing)} citation problem(s) fail this build"

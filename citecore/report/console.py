@@ -20,8 +20,13 @@ def build_table(result: CheckResult, only_issues: bool = False) -> Table:
     counts = summary(result)
     table = Table(
         title="citecheck",
-        caption=f"{counts.citations} citations, {counts.references} entries, "
-        + ", ".join(f"{n} {s}" for s, n in sorted(counts.by_severity.items())),
+        caption=", ".join(
+            [
+                f"{counts.citations} citations",
+                f"{counts.references} entries",
+                *(f"{n} {s}" for s, n in sorted(counts.by_severity.items())),
+            ]
+        ),
     )
     for column in ("severity", "kind", "where", "key", "message"):
         table.add_column(column, overflow="fold")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from citecore.model import Finding, Severity
+from citecore.model import CheckResult, Finding, ReferenceVerdict, Severity
 from citecore.report.labels import one_line, where
 
 
@@ -29,3 +29,25 @@ def warning_lines(
         for f in findings
         if verbose or f.severity is not Severity.INFO or f in failed
     ]
+
+
+_NOT_CHECKED = (ReferenceVerdict.UNVERIFIABLE, ReferenceVerdict.UNCHECKED)
+
+
+def offline_line(
+    result: CheckResult, offline: bool, how: str = "run again without --offline"
+) -> str:
+    """For a run that asked nothing but the cache: one line saying how many of the cited
+    references (every entry, for a bare bibliography) it could not check and how to check them;
+    "" when it checked them all or was online. A clean offline run is not a clean reference list."""
+    if not offline:
+        return ""
+    cited = {c.key for c in result.citations} if result.citations else set(result.references)
+    checked = [result.references[k] for k in cited if k in result.references]
+    unchecked = [r for r in checked if r.verdict in _NOT_CHECKED]
+    if not unchecked:
+        return ""
+    return (
+        f"[WARNING] citecheck: offline: {len(unchecked)} of {len(checked)} references were not "
+        f"checked against the registries (nothing cached for them); {how} to check them"
+    )
