@@ -205,7 +205,7 @@ def reference_findings(bibliography: Bibliography, today: dt.date) -> list[Findi
     findings = [
         finding(
             FindingKind.UNPARSED,
-            f"entry could not be parsed: {u.reason}",
+            f"this entry could not be read: {u.reason}",
             u.key,
             u.location,
         )

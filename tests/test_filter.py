@@ -59,7 +59,7 @@ def test_warnings_name_file_line_and_key(problems: Path) -> None:
         "[WARNING] citecheck: paper.md:8: [undefined] ghost2020: "
         "cited key is not in any bibliography",
         "[WARNING] citecheck: refs.bib:9: [unparsed] broken2019: "
-        "entry could not be parsed: field 'year' has no value",
+        "this entry could not be read: field 'year' has no value",
     ]
 
 

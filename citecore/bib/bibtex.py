@@ -293,9 +293,59 @@ def to_reference(
 
 
 def _failure_reason(block: bibmodel.ParsingFailedBlock) -> str:
+    """What is wrong with an entry BibTeX rejects, in the writer's words and at its line when
+    the parser's complaint points to one (bibtexparser says "Expected a `=` after entry key";
+    the writer needs "line 3: field 'author' has no `=`")."""
     error = block.error
-    reason = getattr(error, "abort_reason", "") or str(error) or type(error).__name__
-    return " ".join(str(reason).split())
+    reason = " ".join(
+        str(getattr(error, "abort_reason", "") or str(error) or type(error).__name__).split()
+    )
+    raw = block.raw or ""
+    first = (block.start_line or 0) + 1
+    if reason.startswith("Expected a `=` after entry key"):
+        # The parser stops at the field it choked on: the last line of what it kept.
+        lines = raw.splitlines()
+        offset = len(lines) - 1
+        named = re.match(r"\s*([A-Za-z][\w-]*)\s*$", lines[-1]) if lines else None
+        if offset > 0 and named:
+            return (
+                f"line {first + offset}: field '{named.group(1)}' has no `=` before its "
+                "value; BibTeX and biber reject the entry"
+            )
+        return "a field has no `=` before its value; BibTeX and biber reject the entry"
+    if reason.startswith("Expected comma after entry key"):
+        return f"line {first}: no comma after the key; BibTeX and biber reject the entry"
+    if reason.startswith("Unexpected block start") or reason.startswith("Unexpectedly reached"):
+        where = _unclosed_line(raw)
+        place = f"line {first + where}: " if where is not None else ""
+        after = (
+            "the next entry starts" if reason.startswith("Unexpected block") else "the file ends"
+        )
+        return (
+            f'{place}a value opened with `{{` or `"` is not closed before {after}; BibTeX '
+            "reads what follows into it"
+        )
+    return reason
+
+
+def _unclosed_line(raw: str) -> int | None:
+    """The line (0-based, in the entry) where a value is opened and never closed: the first
+    line that ends inside a value when the line after it starts a new field."""
+    depth, quoted = 0, False
+    lines = raw.splitlines()
+    for offset, line in enumerate(lines):
+        for char in line:
+            if char == "{":
+                depth += 1
+            elif char == "}":
+                depth -= 1
+            elif char == '"' and depth == 1:
+                quoted = not quoted
+        following = lines[offset + 1] if offset + 1 < len(lines) else ""
+        inside = depth > 1 or quoted
+        if inside and (re.match(r"\s*[A-Za-z][\w-]*\s*=", following) or not following):
+            return offset
+    return None
 
 
 def _key_in_raw(raw: str) -> str | None:
