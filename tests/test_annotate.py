@@ -3,6 +3,8 @@ what, and how each output format shows it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import panflute as pf
 import pytest
 
@@ -20,6 +22,7 @@ from citecore.model import (
     Severity,
 )
 from citecore.pandoc.reader import pandoc_path
+from tests.conftest import run_pandoc
 
 TEXT = """# About [@heading]
 
@@ -188,3 +191,30 @@ def test_an_ungrounded_or_partial_verdict_is_no_support_note() -> None:
         2: CitationResult(GroundingStatus.PARTIAL, "local", page=4, passage="p"),
     }
     assert flags_for(_nested_check((), grounding)) == []
+
+
+def test_an_unconfirmed_claim_is_marked_lightly_with_what_to_do() -> None:
+    unconfirmed = {5: CitationResult(GroundingStatus.UNCONFIRMED, "local", page=3)}
+    [(group, flag)] = flags_for(_check((), unconfirmed))
+    assert [c.key for c in group.citations] == ["grounded"]
+    assert flag.tone == "unconfirmed" and flag.severity is Severity.INFO
+    assert flag.lines[0].startswith("unconfirmed: the judge (local) found this claim neither")
+    assert "the closest passage is on p. 3" in flag.lines[0]
+
+
+def test_a_problem_of_one_citation_is_not_shown_on_a_clean_one_of_the_same_key(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "p.md").write_text(
+        "---\nbibliography: r.bib\n---\nFirst a clean one [@b].\n\nThen [@a,@b].\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "r.bib").write_text(
+        "@article{a, title={Alpha}, author={Smith, J}, year={2020}}\n"
+        "@article{b, title={Beta}, author={Jones, A}, year={2021}}\n",
+        encoding="utf-8",
+    )
+    html = run_pandoc("p.md", "--filter", "citecheck", "--citeproc", "-t", "html", cwd=tmp_path)
+    assert html.stdout.count('class="citecheck ') == 1  # one note, on [@a,@b] only
+    first = html.stdout.split("Then")[0]
+    assert "citecheck" not in first

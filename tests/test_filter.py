@@ -60,6 +60,9 @@ def test_warnings_name_file_line_and_key(problems: Path) -> None:
         "cited key is not in any bibliography",
         "[WARNING] citecheck: refs.bib:9: [unparsed] broken2019: "
         "this entry could not be read: field 'year' has no value",
+        "[WARNING] citecheck: offline: 2 of 3 references were not checked against the "
+        "registries (nothing cached for them); build again with -M citecheck.offline=false or "
+        "without CITECHECK_OFFLINE to check them",
     ]
 
 

@@ -9,7 +9,14 @@ from dataclasses import dataclass
 import panflute as pf
 
 from citecore.extract.markdown import CiteGroup
-from citecore.model import CitationResult, DocumentCheck, Finding, GroundingStatus, Severity
+from citecore.model import (
+    Citation,
+    CitationResult,
+    DocumentCheck,
+    Finding,
+    GroundingStatus,
+    Severity,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +25,14 @@ class Flag:
 
     severity: Severity
     lines: tuple[str, ...]
+
+    @property
+    def tone(self) -> str:
+        """How loudly a draft shows it: the severity's name, or `unconfirmed` (lighter than
+        information) when all it says is that grounding found neither support nor conflict."""
+        if all(line.startswith("unconfirmed") for line in self.lines):
+            return "unconfirmed"
+        return self.severity.value
 
     def text(self, limit: int = 220) -> str:
         """The problems joined into one short note."""
@@ -32,17 +47,33 @@ def flags_for(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
     return _where_shown(_flags_by_group(check), check.extraction.groups)
 
 
+def _about(item: Finding, citation: Citation, documents: set[str]) -> bool:
+    """Whether a finding about the citation's key is about this citation: one placed in the
+    document is about the citation at its line only (`[@a,@b]` on line 30 says nothing of a
+    clean @b on line 10); one placed in the bibliography is about every citation of the entry."""
+    where = item.location
+    if where is None or where.file not in documents or citation.location is None:
+        return True
+    return (where.file, where.line) == (
+        citation.location.file,
+        citation.location.line,
+    )
+
+
 def _flags_by_group(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
     by_key: dict[str, list[Finding]] = defaultdict(list)
     for item in check.result.findings:
         if item.key and item.severity is not Severity.INFO:
             by_key[item.key].append(item)
+    documents = {c.location.file for c in check.result.citations if c.location is not None}
     flagged = []
     position = 0  # groups list the citations in the same order as the result does
     for group in check.extraction.groups:
         indices = range(position, position + len(group.citations))
         position += len(group.citations)
-        findings = [f for c in group.citations for f in by_key.get(c.key, [])]
+        findings = [
+            f for c in group.citations for f in by_key.get(c.key, []) if _about(f, c, documents)
+        ]
         lines = tuple(dict.fromkeys(f"{f.kind.value}: {f.message}" for f in findings))
         if findings:
             worst = max((f.severity for f in findings), key=lambda s: s.rank)
@@ -53,18 +84,25 @@ def _flags_by_group(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
             for i in indices
             if i in check.result.grounding
         ]
-        supported = [line for line in grounded if line]
-        if supported:
-            flagged.append((group, Flag(Severity.INFO, tuple(dict.fromkeys(supported)))))
+        said = [line for line in grounded if line]
+        if said:
+            flagged.append((group, Flag(Severity.INFO, tuple(dict.fromkeys(said)))))
     return flagged
 
 
 def _grounding_line(result: CitationResult) -> str:
-    """ "supported, p. 7 (local)" for a supported, proved verdict; "" otherwise."""
-    if result.status is not GroundingStatus.SUPPORTED or result.ungrounded:
-        return ""
+    """ "supported, p. 7 (local)" for a supported, proved verdict; for an unconfirmed one what
+    the writer can do ("unconfirmed: …; the closest passage is on p. 3"); "" otherwise."""
     page = f", p. {result.page}" if result.page else ""
-    return f"supported{page} ({result.judge})"
+    if result.status is GroundingStatus.SUPPORTED and not result.ungrounded:
+        return f"supported{page} ({result.judge})"
+    if result.status is GroundingStatus.UNCONFIRMED:
+        closest = f"; the closest passage is on p. {result.page}" if result.page else ""
+        return (
+            f"unconfirmed: the judge ({result.judge}) found this claim neither supported nor "
+            f"contradicted by the source{closest}: check it against the source"
+        )
+    return ""
 
 
 def _where_shown(

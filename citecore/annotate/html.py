@@ -22,6 +22,8 @@ STYLESHEET = """<style>
 .citecheck-warning::after { color: #a14d00; }
 .citecheck-info { background: #eef6ee; border-color: #2e7d32; }
 .citecheck-info::after { color: #2e7d32; }
+.citecheck-unconfirmed { background: none; border-bottom: 1px dotted #757575; }
+.citecheck-unconfirmed::after { color: #757575; font-weight: normal; }
 </style>"""
 
 
@@ -46,7 +48,7 @@ def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
         container = group.element.container
         index = container.index(group.element)
         span = pf.Span(
-            classes=["citecheck", f"citecheck-{flag.severity.value}"]
+            classes=["citecheck", f"citecheck-{flag.tone}"]
             + [f"citecheck-{kind}" for kind in kinds],
             attributes={"title": "\n".join(flag.lines), "data-citecheck": " ".join(kinds)},
         )

@@ -19,6 +19,9 @@ _PREAMBLE = r"""\usepackage{xcolor}
 \definecolor{citecheck-error}{HTML}{B71C1C}
 \definecolor{citecheck-warning}{HTML}{A14D00}
 \definecolor{citecheck-info}{HTML}{2E7D32}
+\definecolor{citecheck-unconfirmed}{HTML}{757575}
+\usepackage{silence}
+\WarningFilter{latex}{Marginpar on page}
 \DeclareRobustCommand{\citecheckMark}[2]{{\color{citecheck-#1}#2}}
 \newcommand{\citecheckSafeChars}{\expandafter\def\csname UTFviii@undefined@err\endcsname##1{?}}
 \DeclareRobustCommand{\citecheckNote}[2]{\marginpar{\citecheckSafeChars\raggedright\footnotesize
@@ -26,6 +29,8 @@ _PREAMBLE = r"""\usepackage{xcolor}
 \DeclareRobustCommand{\citecheckInlineNote}[2]{{\citecheckSafeChars\footnotesize
   \color{citecheck-#1}\,[\textbf{citecheck:} #2]}}
 """
+# silence: notes stacked in the margin are moved down on purpose; LaTeX's "Marginpar on page 1
+# moved" for each would bury the build's real warnings.
 # \citecheckSafeChars: a note quotes registry text ("α", "≤"); under pdfLaTeX a character the
 # fonts do not know is shown as "?" in the note instead of an error that stops the build.
 # A draft needs a margin wide enough to read; used only when the writer set no geometry.
@@ -73,7 +78,7 @@ def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
     if "geometry" not in doc.metadata.content:
         doc.metadata["geometry"] = pf.MetaList(*(pf.MetaString(g) for g in _DRAFT_GEOMETRY))
     for group, flag in flagged:
-        level = flag.severity.value
+        level = flag.tone
         contexts = {c.context for c in group.citations}
         if contexts & _UNANNOTATED_CONTEXTS:
             continue
