@@ -89,8 +89,8 @@ def test_markdown_report_and_only_issues(problems: Path) -> None:
     main(["check", str(problems / "paper.md"), "-o", str(out), "--only", "issues"])
     text = out.read_text()
     assert text.startswith("# Citation review")
-    assert "| status | where | key | claim | details |" in text
-    assert "A claim rests on a key that does not exist [@ghost2020]." in text
+    assert "| status | reference | cited at | problems |" in text
+    assert "`ghost2020`" in text and "`unparsed` this entry could not be read" in text
     assert "never cited" not in text
 
 

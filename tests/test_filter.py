@@ -164,7 +164,7 @@ def test_strict_mode_fails_the_build_after_writing_the_report(problems: Path) ->
     assert "3 citation problem(s) fail this build" in completed.stderr
     assert not (problems / "paper.html").exists()
     report = (problems / "REVIEW-CITES.md").read_text()
-    assert "| paper.md:7 | ghost2020 |" in report
+    assert "| ❌ error | `ghost2020` | paper.md:7, paper.md:8 | `undefined`" in report
 
 
 def test_fail_on_from_metadata(problems: Path) -> None:

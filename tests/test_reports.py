@@ -133,11 +133,20 @@ def test_review_cites_tells_the_writer_what_to_fix() -> None:
     text = render_markdown(RESULT)
     assert "- **3** citations of **3** keys; **3** bibliography entries" in text
     assert "- reference verdicts: 1 mismatch, 1 not_found, 1 verified" in text
-    rows = [line for line in text.splitlines() if line.startswith("| ")][1:]
-    assert len(rows) == 4 and rows[0].startswith("| ❌ error `mismatch` | refs.bib:1 | rfa |")
-    assert "cited at paper.md:3" in rows[0]  # a problem of the entry says where it is cited
-    assert "Graphs verify claims [@ghost]." in rows[1]  # at a citation: its claim
-    assert "with pipes" in text and "passages \\| with pipes" in text  # cells stay one cell
+    assert text.index("## What to fix") < text.index("## Counts")  # what to fix comes first
+    fix = text.split("## What to fix")[1].split("## Counts")[0]
+    rows = [line for line in fix.splitlines() if line.startswith("| ")][1:]
+    assert "3 to fix (2 error, 1 warning), one row each:" in fix  # the count is the rows'
+    assert len(rows) == 3
+    # One row per reference: its entry's place, where it is cited, each problem.
+    assert rows[0] == (
+        "| ❌ error | `rfa` (refs.bib:1) | paper.md:3 | `mismatch` year 2019 vs 2021 |"
+    )
+    assert "(at paper.md:4: “Graphs verify claims [@ghost].”)" in rows[1]  # its claim
+    assert rows[2].startswith("| ⚠️ warning | the run |")  # a problem of no reference
+    info = text.split("<details>")[1]
+    assert "<summary>Information: 1 unconfirmed</summary>" in info  # information folded
+    assert "passages \\| with pipes" in info  # cells stay one cell
     assert "paper.md:5 `qa`, supported, p. 2 (local judge): “It cites them.”" in text
     assert "`rfa` as the registry records it (openalex):" in text
     assert "doi = {10.48550/arxiv.2103.02143}" in text
@@ -147,7 +156,7 @@ def test_review_cites_tells_the_writer_what_to_fix() -> None:
 
 def test_no_problems_is_said_plainly() -> None:
     clean = CheckResult(("paper.md",), Bibliography(), (), {}, ())
-    assert render_markdown(clean).rstrip().endswith("No problems found.")
+    assert "No problems found." in render_markdown(clean)
 
 
 def test_json_report_fields() -> None:

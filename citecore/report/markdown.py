@@ -1,11 +1,15 @@
-"""REVIEW-CITES.md: summary counts, then one table row per finding, in document order."""
+"""REVIEW-CITES.md: what to fix first, one row per reference with a problem; the counts; the
+information folded below; the supported claims and the corrections."""
 
 from __future__ import annotations
 
-from citecore.model import CheckResult, GroundingStatus, ReferenceResult, Severity
+import re
+from collections import Counter
+
+from citecore.model import CheckResult, Finding, GroundingStatus, ReferenceResult, Severity
 from citecore.report.correction import corrected_bibtex
 from citecore.report.labels import one_line, where
-from citecore.report.summary import summary
+from citecore.report.summary import Summary, summary
 
 _ICONS = {Severity.ERROR: "❌ error", Severity.WARNING: "⚠️ warning", Severity.INFO: "ℹ️ info"}
 
@@ -16,26 +20,136 @@ def _cell(text: str, limit: int = 0) -> str:
 
 
 def render(result: CheckResult, only_issues: bool = False) -> str:
-    """REVIEW-CITES.md as text."""
+    """REVIEW-CITES.md as text: what to fix first (one row per reference with a problem, the
+    lines that cite it, every problem of it; then the problems of the document or the run),
+    the counts, the information folded below, then supported claims and corrections."""
     counts = summary(result)
-    claims = {(c.location.file, c.location.line, c.key): c.claim for c in result.citations}
     lines = ["# Citation review", ""]
     if result.documents:  # a bibliography checked alone has no documents and no citations
         lines.append(f"Documents: {', '.join(f'`{d}`' for d in result.documents)}  ")
     lines += [
         "Bibliographies: " + (", ".join(f"`{b}`" for b in result.bibliography.sources) or "none"),
         "",
-        (
-            f"- **{counts.citations}** citations of **{len({c.key for c in result.citations})}**"
-            f" keys; **{counts.references}** bibliography entries"
-            if result.documents
-            else f"- **{counts.references}** bibliography entries"
-        ),
-        "- findings: "
-        + (", ".join(f"{n} {s}" for s, n in sorted(counts.by_severity.items())) or "none"),
-        "- reference verdicts: "
-        + ", ".join(f"{n} {v}" for v, n in sorted(counts.by_verdict.items())),
     ]
+    problems = [f for f in result.findings if f.severity is not Severity.INFO]
+    information = [f for f in result.findings if f.severity is Severity.INFO]
+    rows = _problem_rows(result, problems)
+    if rows:
+        worst = Counter(severity for severity, _ in rows)
+        tally = ", ".join(
+            f"{worst[s]} {s.value}" for s in (Severity.ERROR, Severity.WARNING) if worst[s]
+        )
+        lines += [
+            "## What to fix",
+            "",
+            f"{len(rows)} to fix ({tally}), one row each:",
+            "",
+            "| status | reference | cited at | problems |",
+            "|---|---|---|---|",
+            *(row for _, row in rows),
+            "",
+        ]
+    else:
+        lines += ["No problems found.", ""]
+    lines += ["## Counts", "", *_counts(result, counts)]
+    if information and not only_issues:
+        lines += ["", *_information(result, information)]
+    supported = [] if only_issues else _supported_claims(result)
+    return "\n".join(lines + supported + _corrections(result)) + "\n"
+
+
+def _cited_at(result: CheckResult) -> dict[str, list[str]]:
+    cited: dict[str, list[str]] = {}
+    for citation in result.citations:
+        cited.setdefault(citation.key, []).append(str(citation.location))
+    return cited
+
+
+def _places(places: list[str]) -> str:
+    unique = list(dict.fromkeys(places))
+    return ", ".join(unique[:6]) + (f" and {len(unique) - 6} more" if len(unique) > 6 else "")
+
+
+def _problem_rows(result: CheckResult, problems: list[Finding]) -> list[tuple[Severity, str]]:
+    """One row per key with a problem (its entry's place, where it is cited, each problem once,
+    with the claim where a problem is about one citation), then one per problem of no key."""
+    claims = {(c.location.file, c.location.line, c.key): c.claim for c in result.citations}
+    cited_at = _cited_at(result)
+    by_key: dict[str, list[Finding]] = {}
+    keyless: list[Finding] = []
+    for item in problems:
+        if item.key:
+            by_key.setdefault(item.key, []).append(item)
+        else:
+            keyless.append(item)
+    rows = []
+    for key, found in by_key.items():
+        # The entry's place: a finding of it in the bibliography (an unparsed entry is no
+        # reference), else the reference's own.
+        placed = [
+            f.location for f in found if f.location and f.location.file not in result.documents
+        ]
+        reference = result.bibliography.references.get(key)
+        if not placed and reference is not None and reference.location.line:
+            placed = [reference.location]
+        entry = f" ({_cell(str(placed[0]))})" if placed else ""
+        said: dict[str, None] = {}
+        for item in found:
+            at = ""
+            if item.location is not None and item.location.file in result.documents:
+                claim = claims.get((item.location.file, item.location.line, key), "")
+                at = f" (at {item.location}{': “' + one_line(claim, 120) + '”' if claim else ''})"
+            said.setdefault(
+                f"`{item.kind.value}` {_cell(item.message)}{' ' + _cell(at) if at else ''}"
+            )
+        # A problem said at the entry and again at each citation is one problem.
+        problems_text = "<br>".join(_dedupe_places(list(said)))
+        severity = max((f.severity for f in found), key=lambda s: s.rank)
+        rows.append(
+            (
+                severity,
+                f"| {_ICONS[severity]} | `{_cell(key)}`{entry} "
+                f"| {_cell(_places(cited_at.get(key, [])))} | {problems_text} |",
+            )
+        )
+    for item in keyless:
+        rows.append(
+            (
+                item.severity,
+                f"| {_ICONS[item.severity]} | {_cell(where(item)) or 'the run'} | "
+                f"| `{item.kind.value}` {_cell(item.message)} |",
+            )
+        )
+    order = {Severity.ERROR: 0, Severity.WARNING: 1}
+    return sorted(rows, key=lambda r: order.get(r[0], 2))
+
+
+def _dedupe_places(said: list[str]) -> list[str]:
+    """Problems that differ only by the citation they were said at, once (with no place)."""
+    bare = [re.sub(r" \(at [^)]*\)$", "", line) for line in said]
+    counted = Counter(bare)
+    kept: list[str] = []
+    for line, plain in zip(said, bare, strict=True):
+        text = plain if counted[plain] > 1 else line
+        if text not in kept:
+            kept.append(text)
+    return kept
+
+
+def _counts(result: CheckResult, counts: Summary) -> list[str]:
+    lines = []
+    if result.documents:
+        keys = len({c.key for c in result.citations})
+        lines.append(
+            f"- **{counts.citations}** citations of **{keys}** keys; "
+            f"**{counts.references}** bibliography entries"
+        )
+    else:
+        lines.append(f"- **{counts.references}** bibliography entries")
+    lines.append(
+        "- reference verdicts: "
+        + (", ".join(f"{n} {v}" for v, n in sorted(counts.by_verdict.items())) or "none")
+    )
     if result.grounding:
         ungrounded = sum(1 for g in result.grounding.values() if g.ungrounded)
         lines.append(
@@ -43,33 +157,31 @@ def render(result: CheckResult, only_issues: bool = False) -> str:
             + ", ".join(f"{n} {s}" for s, n in sorted(counts.by_status.items()))
             + f" ({ungrounded} ungrounded)"
         )
-    lines += [
+    return lines
+
+
+def _information(result: CheckResult, information: list[Finding]) -> list[str]:
+    """Information-level findings, folded (HTML `<details>` renders folded on GitHub and in
+    pandoc's HTML; a plain Markdown reader shows it as is)."""
+    claims = {(c.location.file, c.location.line, c.key): c.claim for c in result.citations}
+    kinds = Counter(f.kind.value for f in information)
+    said = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+    lines = [
+        "<details>",
+        f"<summary>Information: {said}</summary>",
         "",
-    ]
-    findings = [f for f in result.findings if not only_issues or f.severity is not Severity.INFO]
-    supported = [] if only_issues else _supported_claims(result)
-    if not findings:
-        lines.append("No problems found.")
-        return "\n".join(lines + supported) + "\n"
-    lines += [
-        "| status | where | key | claim | details |",
+        "| kind | where | key | claim | details |",
         "|---|---|---|---|---|",
     ]
-    cited_at: dict[str, list[str]] = {}
-    for citation in result.citations:
-        cited_at.setdefault(citation.key, []).append(str(citation.location))
-    for item in findings:
+    for item in information:
         claim = ""
         if item.location is not None:
             claim = claims.get((item.location.file, item.location.line, item.key or ""), "")
-        if not claim and item.key in cited_at:  # a problem of the entry: say where it is cited
-            places = cited_at[item.key]
-            claim = "cited at " + ", ".join(places[:5]) + (" …" if len(places) > 5 else "")
         lines.append(
-            f"| {_ICONS[item.severity]} `{item.kind.value}` | {_cell(where(item))} "
-            f"| {_cell(item.key or '')} | {_cell(claim, 160)} | {_cell(item.message)} |"
+            f"| `{item.kind.value}` | {_cell(where(item))} | {_cell(item.key or '')} "
+            f"| {_cell(claim, 160)} | {_cell(item.message)} |"
         )
-    return "\n".join(lines + supported + _corrections(result)) + "\n"
+    return [*lines, "", "</details>"]
 
 
 def _supported_claims(result: CheckResult) -> list[str]:
