@@ -296,10 +296,18 @@ def _retraction_message(result: ReferenceResult) -> str:
     return f"the cited work{where} carries a retraction, withdrawal or expression of concern"
 
 
+def _difference(field: str, given: str, found: str) -> str:
+    """One field's difference as a reader says it: "year: cited 2019, the record has 2021";
+    a side with no value is said as such, never shown as ''."""
+    cited = f"cited '{given}'" if given else "not cited"
+    recorded = f"the record has '{found}'" if found else "the record gives none"
+    return f"{field}: {cited}, {recorded}"
+
+
 def _verdict_message(result: ReferenceResult) -> str:
     if result.verdict is ReferenceVerdict.MISMATCH:
         fields = "; ".join(
-            f"{m.field}: '{m.given}' vs '{m.found}'" + (f" ({m.reason})" if m.reason else "")
+            _difference(m.field, m.given, m.found) + (f" ({m.reason})" if m.reason else "")
             for m in result.mismatches
         )
         source = f" ({result.match.source.value})" if result.match else ""

@@ -32,10 +32,12 @@ done
 echo
 
 cd examples
+# As for the tour: the first build shows the warnings, the other formats repeat them quietly.
 for format in html pdf docx; do
   echo "== pandoc paper.md --filter citecheck --citeproc -o build/paper.$format"
+  quiet=$([ "$format" = html ] && echo false || echo true)
   "$pandoc" paper.md --filter citecheck --citeproc --standalone \
-    -M citecheck.report="$out/REVIEW-CITES.md" -o "$out/paper.$format"
+    -M citecheck.report="$out/REVIEW-CITES.md" -M citecheck.quiet="$quiet" -o "$out/paper.$format"
 done
 echo "== citecheck check paper.md -o build/report.json"
 citecheck check paper.md --quiet -o "$out/report.json" || echo "(exit $?: the example has problems on purpose)"

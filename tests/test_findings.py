@@ -146,5 +146,5 @@ def test_verifier_verdicts_become_findings_at_the_entry() -> None:
         (FindingKind.RETRACTED, "b", 2),
         (FindingKind.NOT_FOUND, "c", 3),
     ]
-    assert "year: '2019' vs '2020'" in found[0].message
+    assert "year: cited '2019', the record has '2020'" in found[0].message
     assert "could not be confirmed in crossref, arxiv" in found[2].message
