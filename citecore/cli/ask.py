@@ -21,7 +21,10 @@ def register(commands: Commands) -> None:
     ask.add_argument("question", help="the question, in quotes")
     bibliography_option(ask, "bibliography holding the key (repeatable)", required=True)
     ask.add_argument(
-        "--sources", type=Path, metavar="DIR", help="folder of source files named <key>.pdf"
+        "--sources",
+        type=Path,
+        metavar="DIR",
+        help="folder of source files named <key>.pdf|.md|.txt (else the entry's file field)",
     )
     ask.add_argument("--passages", type=int, default=3, help="how many passages to show")
     ask.set_defaults(run=run_ask)

@@ -34,25 +34,39 @@ from citecore.verify.registry import registry_verifier
 
 def register(commands: Commands) -> None:
     """Add `check`, `latex` and `audit`."""
-    check = _document_command(commands, "check", "check a Markdown/Quarto/R Markdown document")
+    check = _document_command(
+        commands,
+        "check",
+        "check a Markdown/Quarto/R Markdown document",
+        "the document: .md, .qmd or .Rmd",
+    )
     check.set_defaults(run=run_check)
-    latex = _document_command(commands, "latex", "check a LaTeX project from its main file")
+    latex = _document_command(
+        commands, "latex", "check a LaTeX project from its main file", "the main .tex file"
+    )
     latex.set_defaults(run=run_latex)
     audit = commands.add_parser(
         "audit", help="list cited keys with no readable source (no network, no model)"
     )
-    audit.add_argument("document", type=Path, help="the document")
+    audit.add_argument(
+        "document", type=Path, help="the document (.md/.qmd/.Rmd, or a LaTeX main .tex)"
+    )
     bibliography_option(audit)
     audit.add_argument(
-        "--sources", type=Path, metavar="DIR", help="folder of source files named <key>.pdf"
+        "--sources",
+        type=Path,
+        metavar="DIR",
+        help="folder of source files named <key>.pdf|.md|.txt",
     )
     audit.set_defaults(run=run_audit)
 
 
-def _document_command(commands: Commands, name: str, help_text: str) -> argparse.ArgumentParser:
+def _document_command(
+    commands: Commands, name: str, help_text: str, document_help: str
+) -> argparse.ArgumentParser:
     """A subcommand that checks one document, with the shared flags."""
     check = commands.add_parser(name, help=help_text)
-    check.add_argument("document", type=Path, help="the document (main .tex for `latex`)")
+    check.add_argument("document", type=Path, help=document_help)
     bibliography_option(check)
     report_flags(check, REPORT_FORMATS)
     check.add_argument(
@@ -105,7 +119,7 @@ def _document_command(commands: Commands, name: str, help_text: str) -> argparse
     check.add_argument(
         "--retry-model",
         metavar="NAME",
-        help="ask UNSUPPORTED claims again with this (stronger) Gemini model",
+        help="ask UNSUPPORTED and UNCONFIRMED claims again with this (stronger) Gemini model",
     )
     check.add_argument(
         "--sequential",
