@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -21,6 +22,7 @@ from citecore.identifiers import arxiv_from_doi, normalize_doi
 from citecore.model import (
     Bibliography,
     CheckResult,
+    FindingKind,
     Reference,
     ReferenceResult,
     ReferenceVerdict,
@@ -155,6 +157,9 @@ def verify_files(
 
 
 def verify_one(reference: Reference, options: Options) -> CheckResult:
-    """Verify one reference given on the command line."""
+    """Verify one reference given on the command line. It is a question, not an entry: what it
+    leaves out (`--doi` alone has no title) is not a finding about it."""
     bibliography = Bibliography(("<command line>",), {reference.key: reference})
-    return verify_bibliography(bibliography, options)
+    result = verify_bibliography(bibliography, options)
+    kept = tuple(f for f in result.findings if f.kind is not FindingKind.NO_TITLE)
+    return dataclasses.replace(result, findings=kept)
