@@ -295,3 +295,21 @@ def test_an_offline_run_says_what_it_did_not_check(
     assert last.startswith("[WARNING] citecheck: offline: ")
     assert "references were not checked against the registries" in last
     assert last.endswith("run again without --offline to check them")
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("main.tex", "check it with citecheck latex"),
+        ("paper.docx", "a built document: verify its PDF"),
+        ("notes.odd", "not a bibliography citecheck reads"),
+        (".", "screen it with citecheck screen"),
+    ],
+)
+def test_verify_refuses_what_it_does_not_read_with_the_command_to_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, message: str
+) -> None:
+    for made in ("main.tex", "paper.docx", "notes.odd"):
+        (tmp_path / made).write_text("x", encoding="utf-8")
+    assert main(["verify", str(tmp_path / name), "--offline"]) == 2
+    assert message in capsys.readouterr().err

@@ -71,3 +71,32 @@ def document_for(path: Path, command: str) -> Path:
         "citecheck check, a .tex main file for citecheck latex, a bibliography or PDF for "
         "citecheck verify)"
     )
+
+
+# What `citecheck verify` reads: bibliographies, plain-text reference lists, a paper's PDF.
+_REFERENCES = {*_BIBLIOGRAPHY, ".pdf", ".txt", ".text", ".md", ".markdown"}
+
+
+def references_for(path: Path) -> Path:
+    """`path` when `citecheck verify` reads it (a bibliography, a reference list, a PDF); else
+    an InputError naming what to run instead."""
+    if path.is_dir():
+        raise InputError(f"{path}: a folder: give its bibliography or PDF, or screen it with "
+                         f"citecheck screen {path} -o screening/")  # fmt: skip
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    if path.suffix.lower() in _REFERENCES:
+        return path
+    kind = _kind(path)
+    if kind == "latex":
+        raise InputError(f"{path}: a LaTeX document: check it with citecheck latex {path}")
+    if kind == "markdown":
+        raise InputError(f"{path}: a document: check it with citecheck check {path}")
+    if kind == "built":
+        raise InputError(
+            f"{path}: a built document: verify its PDF, or check the source it was made from"
+        )
+    raise InputError(
+        f"{path}: not a bibliography citecheck reads (.bib, CSL .json/.yaml, a .txt/.md "
+        "reference list, or a paper's .pdf)"
+    )

@@ -20,6 +20,7 @@ from citecore.cli.flags import (
     report_flags,
     report_format,
 )
+from citecore.cli.inputs import references_for
 from citecore.errors import CitecheckError
 from citecore.files import write_atomically
 from citecore.model import CheckResult
@@ -71,8 +72,7 @@ def run_verify(args: argparse.Namespace) -> int:
     if not args.inputs and not any(one):
         raise CitecheckError("nothing to verify: give a bibliography file or --doi/--title")
     for path in args.inputs:
-        if not path.is_file():
-            raise CitecheckError(f"{path}: no such file")
+        references_for(path)
     fmt = report_format(args, _FORMATS, "table")
     result = (
         verify_files(args.inputs, options, args.resume)
