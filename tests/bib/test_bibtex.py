@@ -67,7 +67,7 @@ def test_malformed_entry_is_unparsed_and_the_rest_is_read(parsed: BibtexFile) ->
     unparsed = {u.key: u for u in parsed.unparsed}
     assert set(unparsed) == {"broken", "nodelim", "emptyyear"}
     assert unparsed["broken"].location.line == 14
-    assert "closing" in unparsed["broken"].reason
+    assert unparsed["broken"].reason.startswith("line 15: a value opened with `{`")
     assert "Smith and Jones" in unparsed["nodelim"].reason
     assert unparsed["emptyyear"].reason == "field 'year' has no value"
 
@@ -124,3 +124,29 @@ def test_corpus_bibliographies_have_the_keys_pandoc_reads(bib: Path) -> None:
     pandoc_keys = {item["id"] for item in json.loads(completed.stdout)}
     ours = {r.key for r in parsed.references} | {u.key for u in parsed.unparsed if u.key}
     assert ours >= pandoc_keys
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            "@article{a,\n  title = {One},\n  author {Smith, J},\n  year = 2020\n}\n",
+            "line 3: field 'author' has no `=` before its value",
+        ),
+        (
+            "@article{b,\n  title = {Two\n  year = 2020\n}\n@misc{c, title={C}}\n",
+            'line 2: a value opened with `{` or `"` is not closed before the next entry starts',
+        ),
+        ("@article{c\n  title = {Three},\n}\n", "line 1: no comma after the key"),
+        (
+            '@article{d,\n  title = "Four,\n  year = 2021,\n}\n',
+            'line 2: a value opened with `{` or `"` is not closed before the file ends',
+        ),
+    ],
+)
+def test_an_entry_bibtex_rejects_is_said_in_the_writers_words_at_its_line(
+    text: str, reason: str
+) -> None:
+    unparsed = parse_bibtex(text, "refs.bib").unparsed[0]
+    assert unparsed.reason.startswith(reason)
+    assert "entry key" not in unparsed.reason  # the parser's own words are not the writer's
