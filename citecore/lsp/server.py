@@ -25,7 +25,7 @@ from pygls.uris import to_fs_path
 
 from citecore import __version__
 from citecore.api import check_latex_file, check_markdown_file
-from citecore.errors import CitecheckError
+from citecore.errors import CitecheckError, OptionsError
 from citecore.ground.judges.factory import judge_kind
 from citecore.lsp.analysis import (
     BIBLIOGRAPHY_SUFFIXES,
@@ -36,7 +36,7 @@ from citecore.lsp.analysis import (
 from citecore.lsp.features import code_actions, diagnostics, hover_text, lsp_range
 from citecore.lsp.scan import LATEX_SUFFIXES
 from citecore.model import GroundingStatus
-from citecore.options import JudgeKind, resolve_options
+from citecore.options import JudgeKind, build_options, resolve_options
 from citecore.verify.registry import registry_verifier
 
 logger = logging.getLogger(__name__)
@@ -120,8 +120,21 @@ def initialize(ls: CitecheckServer, params: types.InitializeParams) -> None:
     """Read the client's settings: `initializationOptions` are citecheck options (`offline`,
     `email`, `judge`, …), as `citecheck.toml` and `CITECHECK_*` would give them."""
     options = params.initialization_options
-    if isinstance(options, dict):
-        ls.options_layer = {str(k).replace("-", "_"): v for k, v in options.items()}
+    if not isinstance(options, dict):
+        return
+    for name, value in options.items():
+        try:  # one bad setting is said and left out; it never turns checking off
+            build_options({str(name): value})
+        except OptionsError as exc:
+            ls.window_show_message(
+                types.ShowMessageParams(
+                    types.MessageType.Warning,
+                    f"citecheck: initializationOptions: {exc}; ignored, so the option keeps "
+                    "its default",
+                )
+            )
+            continue
+        ls.options_layer[str(name).replace("-", "_")] = value
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
