@@ -117,14 +117,35 @@ def _cells(row: str) -> list[str]:
 
 @given(results(), st.booleans())
 @settings(max_examples=80, deadline=None)
-def test_review_cites_keeps_one_row_per_finding_and_five_cells_per_row(
+def test_review_cites_keeps_one_row_per_problem_reference_and_whole_cells(
     result: CheckResult, only_issues: bool
 ) -> None:
+    """What to fix: one row per key with a problem and one per problem of no key, the count
+    said equal to the rows, four cells each, every problem's message in its row; information
+    (unless left out) one row each, five cells, its message whole."""
     text = render_markdown(result, only_issues)
-    rows = [line for line in text.splitlines() if line.startswith("| ")]
-    shown = [f for f in result.findings if not only_issues or f.severity is not Severity.INFO]
-    assert len(rows) == (len(shown) + 1 if shown else 0)  # the header, then one per finding
-    for row, finding in zip(rows[1:], shown, strict=True):
+    problems = [f for f in result.findings if f.severity is not Severity.INFO]
+    expected_rows = len({f.key for f in problems if f.key}) + len(
+        [f for f in problems if not f.key]
+    )
+    fix = text.split("## What to fix")[1].split("## Counts")[0] if problems else ""
+    rows = [line for line in fix.splitlines() if line.startswith("| ")][1:]
+    assert len(rows) == expected_rows
+    if problems:
+        assert f"\n{expected_rows} to fix (" in fix
+    for row in rows:
+        assert len(_cells(row)) == 4
+    for finding in problems:
+        message = one_line(finding.message).replace("|", "\\|")
+        assert any(message in row for row in rows), message
+    information = [f for f in result.findings if f.severity is Severity.INFO]
+    if only_issues or not information:
+        assert "<details>" not in text
+        return
+    folded = text.split("<details>")[1].split("</details>")[0]
+    info_rows = [line for line in folded.splitlines() if line.startswith("| ")][1:]
+    assert len(info_rows) == len(information)
+    for row, finding in zip(info_rows, information, strict=True):
         cells = _cells(row)
         assert len(cells) == 5
         assert cells[4].strip().replace("\\|", "|") == one_line(finding.message)
