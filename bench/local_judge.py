@@ -10,7 +10,8 @@ SciFact-RTE (entailment / not_entailment) and HealthVer (Supports / Refutes / Ne
 - on the claims the labels say the source refutes (HealthVer), how many are `unsupported`;
 - on counter-claims made from each supported claim by substituting one thing the sentence states
   — a number, a named entity, a direction word for its opposite, or a negation inserted — how
-  many are caught as `unsupported` (target ≥ 70%).
+  many are caught as `unsupported`, and how many are called `supported`/`partial` — the verdict a
+  writer stops reading at, which a counter-claim must never get (target ≤ 5%).
 
 Run with `python bench/local_judge.py`.
 """
@@ -137,6 +138,19 @@ def main() -> None:
                 + ", ".join(f"{k} {caught[k]}/{n}" for k, n in kinds.items())
                 + ")"
             )
+        # What the writer must never be told: a counter-claim called supported or partial.
+        reassured: Counter[str] = Counter()
+        made_kinds: Counter[str] = Counter()
+        for (claim, kind), evidence, _ in counters:
+            made_kinds[kind] += 1
+            reassured[kind] += _status(judge, claim, evidence) in _FOUND
+        print(
+            f"    counter-claims called supported/partial: {sum(reassured.values())}/"
+            f"{len(counters)} = {sum(reassured.values()) / max(1, len(counters)):.1%} (target "
+            "<= 5%; "
+            + ", ".join(f"{k} {reassured[k]}/{n}" for k, n in made_kinds.items())
+            + ")"
+        )
 
 
 _FOUND = {GroundingStatus.SUPPORTED, GroundingStatus.PARTIAL}

@@ -358,6 +358,69 @@ def test_sources_that_cannot_be_read_are_not_judged(tmp_path: Path) -> None:
             GroundingStatus.SUPPORTED,
             "",
         ),
+        # Numbers, digits or words, in the aligned statement: the source gives others.
+        (
+            "SciPy 1.0 was released in 2005, only two years after the original version 0.1.",
+            "SciPy 1.0 was released in late 2017, about 16 years after the original version 0.1 "
+            "release.",
+            GroundingStatus.UNSUPPORTED,
+            "the source says 2017, 16 where the claim says 2005, 2",
+        ),
+        (
+            "The method was evaluated in ten languages.",
+            "The method was evaluated in three languages.",
+            GroundingStatus.UNSUPPORTED,
+            "the source says 3 where the claim says 10",
+        ),
+        (
+            "The survey reached twenty schools in the district.",
+            "The survey reached twenty schools in the district.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        # The sides of a contrast swapped: what one sets aside, the other states.
+        (
+            "Rather than relying on SymPy, unyt implements its own algebra.",
+            "Rather than implementing algebra for unit expressions, we rely on the SymPy "
+            "symbolic algebra library.",
+            GroundingStatus.UNSUPPORTED,
+            "swaps the sides of the contrast",
+        ),
+        (
+            "Unlike BERT, GPT uses only a decoder.",
+            "Unlike GPT, BERT uses only an encoder.",
+            GroundingStatus.UNSUPPORTED,
+            "swaps the sides",
+        ),
+        (
+            "Rather than a lookup table, the parser uses a finite automaton.",
+            "Instead of a lookup table, the parser relies on a finite automaton.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        # An opposite made with a prefix, though one word holds the other.
+        (
+            "The treatment was effective in reducing mortality.",
+            "The treatment was ineffective in reducing mortality.",
+            GroundingStatus.UNSUPPORTED,
+            "the source says 'ineffective' where the claim says 'effective'",
+        ),
+        # The source denies the statement the claim makes plainly.
+        (
+            "Use of ADHD medications increases the risk of serious cardiovascular events.",
+            "Use of ADHD medications was not associated with an increased risk of serious "
+            "cardiovascular events.",
+            GroundingStatus.UNSUPPORTED,
+            "the source denies it ('not'",
+        ),
+        # ... but a case set aside, or a compound, denies nothing.
+        (
+            "Birth weight is positively associated with premenopausal breast cancer.",
+            "Studies found birth weight positively associated with premenopausal, but not "
+            "postmenopausal, breast cancer.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
         # Paraphrase is neither support found nor conflict.
         (
             "Sleep loss impairs memory consolidation.",

@@ -68,6 +68,22 @@ _SUFFIXES = (
 _STOPS = frozenset("of the a an and or to in on for with by at as".split())
 _CUES = NEGATIONS | {"rather", "instead", "unlike", "lacking", "neither", "opposed"}
 _MAX_GAP = 3  # tokens on either side of a difference between two aligned stretches
+_NUMBER_GAP = 5  # a difference that holds numbers on both sides may be a little longer
+# Number words read as the numbers they are ("two years" is "2 years"); "one" is left alone, as
+# it is as often a pronoun ("one of the") as a number.
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate(
+        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+    if word != "_"
+} | {
+    word: str(10 * tens)
+    for tens, word in enumerate("_ _ _ thirty forty fifty sixty seventy eighty ninety".split())
+    if word != "_"
+}
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
 
 
 def _stem(word: str) -> str:
@@ -98,6 +114,11 @@ def _is_number(token: str) -> bool:
     return bool(re.fullmatch(r"\d+(?:[.,]\d+)*", token))
 
 
+def _numerals(text: str) -> str:
+    """The text with number words as digits, so that "two years" and "16 years" compare."""
+    return _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
+
+
 @dataclass(frozen=True, slots=True)
 class _Reading:
     """How one passage sentence reads against the claim."""
@@ -108,6 +129,8 @@ class _Reading:
     wanted: int
     conflict: str  # what the source says against the claim, "" when nothing does
     missing_numbers: frozenset[str]
+    # Numbers the sentence gives that the claim does not, when the claim's own are not there.
+    other_numbers: frozenset[str] = frozenset()
 
 
 def _share(claim: str, sentence: str) -> tuple[float, int, int]:
@@ -122,6 +145,16 @@ def _opposites(a: str, b: str) -> bool:
         return True
     short, long = sorted((a, b), key=len)
     return any(long == prefix + short for prefix in _OPPOSITE_PREFIXES) and len(short) >= 4
+
+
+def _slot_cues(words: list[str]) -> set[str]:
+    """The negation and contrast words of an aligned slot, less those that set a case aside
+    ("premenopausal, but not postmenopausal, cancer" denies nothing of premenopausal cancer)."""
+    return {
+        t
+        for i, t in enumerate(words)
+        if (t in _CUES or t.endswith("n't")) and not (i and words[i - 1] == "but")
+    }
 
 
 def _difference(
@@ -140,8 +173,8 @@ def _difference(
             f"the source says {', '.join(numbers_stated)} where the claim says "
             f"{', '.join(numbers_claimed)}"
         )
-    cues_claimed = {t for t in claimed if t in _CUES or t.endswith("n't")}
-    cues_stated = {t for t in stated if t in _CUES or t.endswith("n't")}
+    cues_claimed = _slot_cues(claimed)
+    cues_stated = _slot_cues(stated)
     if bool(cues_claimed) != bool(cues_stated):
         cue = sorted(cues_claimed or cues_stated)[0]
         side = "the claim" if cues_claimed else "the source"
@@ -150,11 +183,14 @@ def _difference(
         if _stem(word) in sentence_stems:
             continue
         for other in stated:
-            if _stem(word) == _stem(other) or word in other or other in word:
+            if _stem(other) in claim_stems or _stem(word) == _stem(other):
                 continue
-            if _stem(other) in claim_stems:
+            # Before the test for one word inside the other: "ineffective" holds "effective".
+            if _opposites(word, other):
+                return f"the source says '{other}' where the claim says '{word}'"
+            if word in other or other in word:
                 continue
-            if _opposites(word, other) or (word in entities and other in entities):
+            if word in entities and other in entities:
                 return f"the source says '{other}' where the claim says '{word}'"
     return ""
 
@@ -169,7 +205,11 @@ def _conflict(claim: str, sentence: str) -> str:
     entities = named_entities(claim) | named_entities(sentence)
     opcodes = SequenceMatcher(None, claim_stems, sentence_stems, autojunk=False).get_opcodes()
     for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
-        if tag == "equal" or i2 - i1 > _MAX_GAP or j2 - j1 > _MAX_GAP:
+        numbers = any(map(_is_number, claim_words[i1:i2])) and any(
+            map(_is_number, sentence_words[j1:j2])
+        )
+        gap = _NUMBER_GAP if numbers else _MAX_GAP
+        if tag == "equal" or i2 - i1 > gap or j2 - j1 > gap:
             continue
         before = opcodes[index - 1] if index > 0 else None
         after = opcodes[index + 1] if index + 1 < len(opcodes) else None
@@ -191,6 +231,45 @@ def _conflict(claim: str, sentence: str) -> str:
     return ""
 
 
+_CONTRAST = re.compile(r"\b(rather than|instead of|unlike|as opposed to|in contrast to)\b", re.I)
+
+
+def _contrast_roles(text: str) -> tuple[set[str], set[str]] | None:
+    """The two sides of a contrast as content stems: what is set aside ("rather than X", "unlike
+    X", "instead of X": the words after the connective, to the comma or the end) and what is
+    stated (the rest of the sentence); None without a contrast connective."""
+    match = _CONTRAST.search(text)
+    if match is None:
+        return None
+    after = text[match.end() :]
+    comma = after.find(",")
+    if match.start() < 3 and comma >= 0:  # "Rather than X, Y"
+        aside, stated = after[:comma], after[comma + 1 :]
+    else:  # "Y rather than X", "Y, unlike X, …"
+        aside = after[:comma] if comma >= 0 else after
+        stated = text[: match.start()] + (after[comma + 1 :] if comma >= 0 else "")
+    return (
+        {_stem(t) for t in content_tokens(aside)},
+        {_stem(t) for t in content_tokens(stated)},
+    )
+
+
+def _swapped_contrast(claim: str, sentence: str) -> str:
+    """A contrast whose two sides the claim has swapped ("rather than relying on SymPy, unyt
+    implements its own algebra" against "rather than implementing algebra, we rely on SymPy"):
+    what each side sets aside is what the other states, and the two never set aside the same."""
+    claimed, stated = _contrast_roles(claim), _contrast_roles(sentence)
+    if claimed is None or stated is None:
+        return ""
+    (claim_aside, claim_said), (source_aside, source_said) = claimed, stated
+    if claim_aside & source_aside or not (claim_aside & source_said and source_aside & claim_said):
+        return ""
+    return (
+        "the claim swaps the sides of the contrast: what the source sets aside the claim "
+        f'states, and the other way round: the source says "{" ".join(sentence.split())}"'
+    )
+
+
 def _cue_words(text: str) -> set[str]:
     return {t for t in tokens(text) if t in _CUES or t.endswith("n't")}
 
@@ -204,6 +283,40 @@ def _denied(claim: str, sentence: str) -> str:
     return (
         f"'{sorted(cues)[0]}' in the claim only: the source says \"{' '.join(sentence.split())}\""
     )
+
+
+_SCOPE = 5  # words after a negation that it is said of
+# Negations that deny nothing ("not only X but also Y", "no doubt").
+_COMPOUND_NEGATION = re.compile(r"[\w-]*\b(?:not|no)-[\w-]*|[\w-]*-(?:not|no)\b")
+_NOT_DENYING = re.compile(r"\b(not only|not just|not least|not surprisingly|no doubt|no longer)\b")
+
+
+def _negated_in_source(claim: str, sentence: str) -> str:
+    """What the claim states plainly and the source denies: a negation of the sentence's own
+    statement ("was not associated with an increased risk", "evidence was lacking for
+    cognitive impairment") followed by at least two of the claim's words, where the claim has
+    no negation or contrast at all. A negation that sets a case aside ("in premenopausal, but
+    not postmenopausal, women") or names an absence ("patients with no hypoglycemia") denies
+    nothing the claim states."""
+    if _cue_words(claim):
+        return ""
+    wanted = {_stem(t) for t in content_tokens(claim)}
+    # A negation inside a compound ("not-deficient", "treatment-not-increased") names a group.
+    plain = _COMPOUND_NEGATION.sub(" ", _NOT_DENYING.sub(" ", sentence.lower()))
+    words = tokens(plain)
+    for index, word in enumerate(words):
+        if word not in NEGATIONS and word != "lacking" and not word.endswith("n't"):
+            continue
+        before = words[index - 1] if index else ""
+        if before in ("but", "and", "or", "with", "of", "if", "whether") or word == "without":
+            continue
+        scope = {_stem(t) for t in content_tokens(" ".join(words[index + 1 : index + 1 + _SCOPE]))}
+        if len(scope & wanted) >= 2:
+            return (
+                f"the source denies it ('{word}' before the claim's own words): the source says "
+                f'"{" ".join(sentence.split())}"'
+            )
+    return ""
 
 
 def _number_conflict(claim: str, sentence: str) -> str:
@@ -257,25 +370,35 @@ def _direction_conflict(claim: str, sentence: str) -> str:
 
 
 def _read(claim: str, sentence: str) -> _Reading:
+    original = sentence
+    claim, sentence = _numerals(claim), _numerals(sentence)
     share, matched, wanted = _share(claim, sentence)
     claim_numbers = {t for t in tokens(claim) if _is_number(t)}
-    missing = frozenset(claim_numbers - {t for t in tokens(sentence) if _is_number(t)})
+    stated_numbers = {t for t in tokens(sentence) if _is_number(t)}
+    missing = frozenset(claim_numbers - stated_numbers)
     conflict = ""
     if share >= CONFLICT_SHARE:
         conflict = (
-            _conflict(claim, sentence)
+            _swapped_contrast(claim, sentence)
+            or _conflict(claim, sentence)
             or _number_conflict(claim, sentence)
             or _direction_conflict(claim, sentence)
             or _denied(claim, sentence)
+            or _negated_in_source(claim, sentence)
         )
-    return _Reading(sentence, share, matched, wanted, conflict, missing)
+        # The quote is of the source as written ("sixteen", not "16").
+        conflict = conflict.replace(
+            f'"{" ".join(sentence.split())}"', f'"{" ".join(original.split())}"'
+        )
+    others = frozenset(stated_numbers - claim_numbers) if missing else frozenset()
+    return _Reading(original, share, matched, wanted, conflict, missing, others)
 
 
 class LocalJudge:
     """Lexical agreement between claim and passage, with conflict evidence for UNSUPPORTED."""
 
     name = "local"
-    model = "lexical-rules-v4"
+    model = "lexical-rules-v5"
 
     def judge(
         self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
@@ -298,6 +421,14 @@ class LocalJudge:
             return self._verdict(GroundingStatus.UNSUPPORTED, worst.sentence, worst.conflict)
         if reading.share >= SUPPORTED_SHARE and not reading.missing_numbers:
             return self._verdict(GroundingStatus.SUPPORTED, reading.sentence, words)
+        if reading.other_numbers:
+            # Its numbers are not there and others are: not even partly what the source says.
+            return self._verdict(
+                GroundingStatus.UNCONFIRMED,
+                reading.sentence,
+                f"the passage gives {', '.join(sorted(reading.other_numbers))} where the claim "
+                f"gives {', '.join(sorted(reading.missing_numbers))} ({words})",
+            )
         if reading.share >= PARTIAL_SHARE:
             return self._verdict(GroundingStatus.PARTIAL, reading.sentence, words)
         return self._verdict(
