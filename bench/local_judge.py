@@ -1,25 +1,30 @@
-"""Benchmark: the local (lexical) judge on labelled claim/evidence pairs.
+"""Benchmark: the local (lexical) judge on labelled claim/evidence pairs and real sources.
 
 SciFact-RTE (entailment / not_entailment) and HealthVer (Supports / Refutes / Neutral) from
-../shared/corpus/grounding/. The judge sees the evidence as the only passage. Printed per corpus:
+../shared/corpus/grounding/, the judge seeing the evidence as the only passage; and sentences of
+the real paper PDFs of ../shared/corpus/ (arXiv and publishers'), judged on the passages the
+evidence index ranks for them, as in a build. Printed:
 
-- SUPPORTED precision and recall (precision matters most: a wrong "supported" hides a bad
-  citation);
+- SUPPORTED precision and recall on the labelled pairs (precision matters most: a wrong
+  "supported" hides a bad citation);
 - how often a claim the source supports is called `unsupported` (an accusation against the
-  writer; target ≤ 5%) and how often it is `unconfirmed` (information only);
-- on the claims the labels say the source refutes (HealthVer), how many are `unsupported`;
-- on counter-claims made from each supported claim by substituting one thing the sentence states
-  — a number, a named entity, a direction word for its opposite, or a negation inserted — how
-  many are caught as `unsupported`, and how many are called `supported`/`partial` — the verdict a
-  writer stops reading at, which a counter-claim must never get (target ≤ 5%).
+  writer; target <= 5%);
+- how the claims labelled refuted or not entailed are called (supported/partial is what a writer
+  stops reading at);
+- claims with one slot changed (tests/ground/slot_changes.py: a number, a named entity, a
+  direction word, the sides of a contrast, a content word, a negation), made from the supported
+  labelled claims and from the real sentences: how many are called `supported`/`partial`
+  (target <= 5%) and how many `unsupported` (a conflict shown);
+- the real sentences as they are: how they are called (a sentence of the source is supported).
 
 Run with `python bench/local_judge.py`.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
-import re
+import random
 import sys
 from collections import Counter
 from pathlib import Path
@@ -29,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from citecore.ground.evidence import Passage, RankedPassage
 from citecore.ground.judges.local import LocalJudge
 from citecore.model import GroundingStatus
+from tests.ground.slot_changes import Vocabulary, changes, source_claims, source_pdfs, vocabulary
 from tests.paths import CORPUS
 
 Pair = tuple[str, str, str]  # claim, evidence, label: supports / refutes / neither
@@ -50,107 +56,98 @@ def pairs() -> dict[str, list[Pair]]:
     return {"scifact-rte": scifact, "healthver": healthver}
 
 
-_SWAPS = {
-    "increase": "decrease",
-    "increases": "decreases",
-    "increased": "decreased",
-    "higher": "lower",
-    "lower": "higher",
-    "more": "less",
-    "positive": "negative",
-    "reduces": "increases",
-    "reduced": "increased",
-    "decreased": "increased",
-    "inhibits": "promotes",
-    "high": "low",
-    "low": "high",
-}
-
-
-def counter_claim(claim: str, evidence: str) -> tuple[str, str] | None:
-    """One substitution that turns a claim into its counter-claim — of something the evidence
-    states too, so that the evidence does say otherwise — and its kind; None when the claim
-    has nothing to substitute."""
-    stated = set(re.findall(r"[\w.]+", evidence.lower()))
-    for number in re.finditer(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])", claim):
-        if number.group(1) in stated:
-            changed = str(int(float(number.group(1)) * 2 + 3))
-            return claim[: number.start()] + changed + claim[number.end() :], "number"
-    for word, opposite in _SWAPS.items():
-        if re.search(rf"\b{word}\b", claim) and word in stated:
-            return re.sub(rf"\b{word}\b", opposite, claim, count=1), "direction"
-    if re.search(r"\bnot\b", claim):
-        return re.sub(r"\s*\bnot\b", "", claim, count=1), "negation"
-    verb = re.search(r"\b(is|are|was|were|can|does|do|has|have)\b", claim)
-    if verb:
-        negated = claim[: verb.end()] + " not" + claim[verb.end() :]
-        return negated, "negation"
-    return None
-
-
 def _status(judge: LocalJudge, claim: str, evidence: str) -> GroundingStatus:
     passage = RankedPassage(Passage("evidence", 1, evidence), 1.0)
     return judge.judge(claim, [passage]).status
 
 
-def main() -> None:
-    """Print the figures per corpus."""
-    judge = LocalJudge()
+def _rates(statuses: list[GroundingStatus]) -> str:
+    counts = Counter(s.value for s in statuses)
+    return ", ".join(f"{k} {n / max(1, len(statuses)):.1%}" for k, n in sorted(counts.items()))
+
+
+def _reassured(made: list[tuple[str, GroundingStatus]], title: str) -> None:
+    """Print how many changed claims came out supported/partial, overall and per kind."""
+    kinds: Counter[str] = Counter()
+    found: Counter[str] = Counter()
+    caught: Counter[str] = Counter()
+    for kind, status in made:
+        kinds[kind] += 1
+        found[kind] += status in _FOUND
+        caught[kind] += status is GroundingStatus.UNSUPPORTED
+    total = max(1, len(made))
+    print(
+        f"    {title}: {len(made)}, called supported/partial {sum(found.values())} = "
+        f"{sum(found.values()) / total:.1%} (target <= 5%), unsupported "
+        f"{sum(caught.values()) / total:.1%}; per kind supported/partial: "
+        + ", ".join(f"{k} {found[k]}/{n}" for k, n in sorted(kinds.items()))
+    )
+
+
+def labelled(judge: LocalJudge, vocabulary: Vocabulary) -> None:
+    """The labelled corpora: precision, recall, accusations, and their supported claims changed."""
     for name, rows in pairs().items():
+        rng = random.Random(25)
         said = [(_status(judge, claim, evidence), label) for claim, evidence, label in rows]
         supported = [s for s, label in said if label == "supports"]
         predicted = [label for s, label in said if s is GroundingStatus.SUPPORTED]
         right = sum(label == "supports" for label in predicted)
         precision = right / len(predicted) if predicted else float("nan")
-        statuses = Counter(s.value for s in supported)
         print(
             f"{name:12s} {len(rows):4d} pairs  SUPPORTED precision {precision:.3f} "
             f"({right}/{len(predicted)}), recall {right / max(1, len(supported)):.3f}"
         )
+        unsupported = sum(s is GroundingStatus.UNSUPPORTED for s in supported)
         print(
-            f"    on the {len(supported)} claims the source supports: "
-            + ", ".join(f"{status} {n / len(supported):.1%}" for status, n in statuses.items())
+            f"    on the {len(supported)} claims the source supports: {_rates(supported)} "
+            f"(unsupported {unsupported / max(1, len(supported)):.1%}, target <= 5%)"
         )
-        refuted = [s for s, label in said if label == "refutes"]
-        if refuted:
-            refuted_caught = sum(s is GroundingStatus.UNSUPPORTED for s in refuted)
-            print(f"    refuted claims called unsupported: {refuted_caught}/{len(refuted)}")
-        counters = [
-            (made, evidence, _status(judge, claim, evidence))
+        for label in ("refutes", "neither"):
+            other = [s for s, given in said if given == label]
+            if other:
+                found = sum(s in _FOUND for s in other)
+                print(
+                    f"    on the {len(other)} claims labelled {label}: {_rates(other)} "
+                    f"(supported/partial {found / len(other):.1%})"
+                )
+        made = [
+            (change.kind, _status(judge, change.claim, evidence))
             for claim, evidence, label in rows
-            if label == "supports" and (made := counter_claim(claim, evidence)) is not None
+            if label == "supports"
+            for change in changes(claim, evidence, vocabulary, rng)
         ]
-        # A lexical judge can only see a substitution in a claim whose words it finds: the
-        # counter-claims of claims it supports or partly supports are the ones it can catch.
-        for title, chosen in (
-            ("all", counters),
-            ("of claims it finds", [c for c in counters if c[2] in _FOUND]),
-        ):
-            kinds: Counter[str] = Counter()
-            caught: Counter[str] = Counter()
-            for (claim, kind), evidence, _ in chosen:
-                kinds[kind] += 1
-                caught[kind] += _status(judge, claim, evidence) is GroundingStatus.UNSUPPORTED
-            total = sum(kinds.values())
-            print(
-                f"    substituted counter-claims caught ({title}): {sum(caught.values())}/{total}"
-                f" = {sum(caught.values()) / max(1, total):.1%} ("
-                + ", ".join(f"{k} {caught[k]}/{n}" for k, n in kinds.items())
-                + ")"
-            )
-        # What the writer must never be told: a counter-claim called supported or partial.
-        reassured: Counter[str] = Counter()
-        made_kinds: Counter[str] = Counter()
-        for (claim, kind), evidence, _ in counters:
-            made_kinds[kind] += 1
-            reassured[kind] += _status(judge, claim, evidence) in _FOUND
-        print(
-            f"    counter-claims called supported/partial: {sum(reassured.values())}/"
-            f"{len(counters)} = {sum(reassured.values()) / max(1, len(counters)):.1%} (target "
-            "<= 5%; "
-            + ", ".join(f"{k} {reassured[k]}/{n}" for k, n in made_kinds.items())
-            + ")"
-        )
+        _reassured(made, "supported claims with one slot changed")
+
+
+def real_sources(judge: LocalJudge, per_source: int) -> None:
+    """Sentences of real PDFs as claims, as they are and with one slot changed, judged on the
+    passages the evidence index ranks for them."""
+    rng = random.Random(25)
+    claims = [c for path in source_pdfs() for c in source_claims(path, per_source, rng)]
+    words = vocabulary(c.claim for c in claims)
+    verbatim = [judge.judge(c.claim, c.evidence).status for c in claims]
+    print(
+        f"real PDFs    {len(claims):4d} sentences of {len(source_pdfs())} PDFs as claims: "
+        f"{_rates(verbatim)}"
+    )
+    made = [
+        (change.kind, judge.judge(change.claim, c.index.rank(change.claim)).status)
+        for c in claims
+        for change in changes(c.claim, " ".join(r.passage.text for r in c.evidence), words, rng)
+    ]
+    _reassured(made, "sentences with one slot changed")
+
+
+def main() -> None:
+    """Print the figures per corpus and on the real PDFs."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-source", type=int, default=40, help="sentences per real PDF")
+    arguments = parser.parse_args()
+    judge = LocalJudge()
+    print(f"judge: {judge.model} ({judge.words.description})")
+    texts = [text for rows in pairs().values() for row in rows for text in row[:2]]
+    labelled(judge, vocabulary(texts))
+    real_sources(judge, arguments.per_source)
 
 
 _FOUND = {GroundingStatus.SUPPORTED, GroundingStatus.PARTIAL}

@@ -71,7 +71,7 @@ def test_local_judge_cases(claim: str, status: GroundingStatus) -> None:
 
 def test_reasons_say_the_judge_is_lexical() -> None:
     passage = RankedPassage(Passage("s", 1, NOTES), 1.0)
-    assert LocalJudge().judge("errors fell", [passage]).reason.startswith("lexical judge:")
+    assert LocalJudge().judge("errors fell", [passage]).reason.startswith("lexical judge")
 
 
 def test_alignment_gates() -> None:
@@ -394,7 +394,69 @@ def test_sources_that_cannot_be_read_are_not_judged(tmp_path: Path) -> None:
         ),
         (
             "Rather than a lookup table, the parser uses a finite automaton.",
+            "Instead of a lookup table, the parser uses a finite automaton.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        # A word in another's place that the judge cannot place is neither support nor conflict.
+        (
+            "Rather than a lookup table, the parser uses a finite automaton.",
             "Instead of a lookup table, the parser relies on a finite automaton.",
+            GroundingStatus.UNCONFIRMED,
+            "the source says 'relies' where the claim says 'uses'",
+        ),
+        (
+            "AIRE is approved in human skin tumors of mice.",
+            "AIRE is expressed in human skin tumors of mice.",
+            GroundingStatus.UNCONFIRMED,
+            "cannot tell whether they mean the same",
+        ),
+        # ... but an abbreviation, a synonym or a direction word of the same way is the same.
+        (
+            "All hematopoietic stem cells segregate their chromosomes randomly.",
+            "All HSCs segregate their chromosomes randomly.",
+            GroundingStatus.PARTIAL,
+            "",
+        ),
+        (
+            "Incidence rates of cervical cancer have declined since 1960.",
+            "Incidence rates of cervical cancer have decreased since 1960.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        # A direction stated of the same words in the passive.
+        (
+            "Chenodeoxycholic acid treatment reduces whole-body energy expenditure.",
+            "Whole-body energy expenditure was also increased upon chenodeoxycholic acid "
+            "treatment.",
+            GroundingStatus.UNSUPPORTED,
+            "the source says 'increased' where the claim says 'reduces'",
+        ),
+        # Directions on different scales do not oppose each other.
+        (
+            "Women with a higher birth weight are more likely to develop breast cancer later.",
+            "Increased risk of breast cancer was noted with increased birthweight and higher "
+            "birth weight later.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        # Antonyms from WordNet where it is installed; a comparison's sides swapped.
+        (
+            "The new procedure was safe for most patients in the trial.",
+            "The new procedure was dangerous for most patients in the trial.",
+            GroundingStatus.UNSUPPORTED,
+            "the source says 'dangerous' where the claim says 'safe'",
+        ),
+        (
+            "Self-harm rates were higher in male prisoners than in female prisoners.",
+            "Self-harm rates were higher in female prisoners than in male prisoners.",
+            GroundingStatus.UNSUPPORTED,
+            "swaps the sides",
+        ),
+        # The chemists' NO is nitric oxide, not a negation.
+        (
+            "Exercise improves vasodilation mediated by NO in the endothelium.",
+            "Exercise improves vasodilation mediated by NO in the endothelium.",
             GroundingStatus.SUPPORTED,
             "",
         ),
