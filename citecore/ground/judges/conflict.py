@@ -379,9 +379,11 @@ def _swapped_contrast(claim: str, sentence: str) -> str:
         return ""
     (claim_aside, claim_said), (source_aside, source_said) = claimed, stated
     # The words the two sides do not share ("male"/"female" of "male prisoners" and "female
-    # prisoners"): each set aside by one and stated by the other.
-    if not (
-        (claim_aside - source_aside) & source_said and (source_aside - claim_aside) & claim_said
+    # prisoners"): each set aside by one and, at least half of them, stated by the other.
+    claim_only, source_only = claim_aside - source_aside, source_aside - claim_aside
+    if not all(
+        only and 2 * len(only & said) >= len(only)
+        for only, said in ((claim_only, source_said), (source_only, claim_said))
     ):
         return ""
     return (
