@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import mmap
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -91,13 +90,21 @@ class _Synset:
 
 
 class WordNet:
-    """WordNet's database files, read on demand."""
+    """WordNet's database files, read on demand; each word's look-ups remembered."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._index = {pos: self._map(f"index.{_FILE_POS[pos]}") for pos in _POS}
         self._data = {pos: self._map(f"data.{_FILE_POS[pos]}") for pos in _POS}
         self._exceptions = {pos: self._read_exceptions(pos) for pos in _POS}
+        # Bound per instance, so that each database keeps its own memory of what it was asked.
+        self._senses = lru_cache(maxsize=16384)(self._read_senses)
+        self._synset = lru_cache(maxsize=16384)(self._read_synset)
+        self._antonyms = lru_cache(maxsize=8192)(self._read_antonyms)
+        self._near = lru_cache(maxsize=8192)(self._read_near)
+        # A folder of other files, or damaged ones, fails here rather than inside a judgment.
+        if not self.opposite("good", "bad"):
+            raise ValueError("'good' and 'bad' are not antonyms in it: not a WordNet 3 database")
 
     @property
     def description(self) -> str:
@@ -108,6 +115,17 @@ class WordNet:
     def known(self) -> bool:
         """A database knows words."""
         return True
+
+    def same_meaning(self, a: str, b: str) -> bool:
+        """Whether some sense of each is one synset, or one step from it (a hypernym, a
+        similar adjective, a verb of the same group): "kinases" is said of "enzymes"."""
+        synsets_a = {(pos, offset) for pos, offset, _ in self._senses(a)}
+        synsets_b = {(pos, offset) for pos, offset, _ in self._senses(b)}
+        return bool(self._near(a) & synsets_b or self._near(b) & synsets_a)
+
+    def opposite(self, a: str, b: str) -> bool:
+        """Whether a sense of either is an antonym of a sense of the other."""
+        return bool(self._antonyms(a) & self._forms(b) or self._antonyms(b) & self._forms(a))
 
     def _map(self, name: str) -> mmap.mmap:
         with (self.folder / name).open("rb") as stream:
@@ -158,87 +176,67 @@ class WordNet:
         ]
         return [c for c in dict.fromkeys(candidates) if self._offsets(c, pos)]
 
-    def _senses(self, word: str) -> Iterator[tuple[str, int, str]]:
+    def _read_senses(self, word: str) -> tuple[tuple[str, int, str], ...]:
         """(pos, offset, base form) of every sense of `word`."""
-        for pos in _POS:
-            for base in self._bases(word, pos):
-                for offset in self._offsets(base, pos):
-                    yield pos, offset, base
+        return tuple(
+            (pos, offset, base)
+            for pos in _POS
+            for base in self._bases(word, pos)
+            for offset in self._offsets(base, pos)
+        )
 
-    def _synset(self, pos: str, offset: int) -> _Synset:
-        return _read_synset(self._data[pos], offset)
+    def _forms(self, word: str) -> set[str]:
+        """The word and its base forms."""
+        return {word.lower(), *(base for _, _, base in self._senses(word))}
 
-    def same_meaning(self, a: str, b: str) -> bool:
-        """Whether some sense of each is one synset, or one step from it (a hypernym, a
-        similar adjective, a verb of the same group): "kinases" is said of "enzymes"."""
-        return bool(_near(self, a) & _synsets(self, b) or _near(self, b) & _synsets(self, a))
+    def _read_synset(self, pos: str, offset: int) -> _Synset:
+        """The synset at `offset` of the data file of `pos` (wndb(5WN))."""
+        data = self._data[pos]
+        end = data.find(b"\n", offset)
+        line = data[offset : end if end >= 0 else len(data)].decode("utf-8")
+        fields = line.split(" | ")[0].split()
+        count = int(fields[3], 16)
+        # An adjective may carry a syntactic marker: "big(a)".
+        words = tuple(w.split("(")[0].lower() for w in fields[4 : 4 + 2 * count : 2])
+        at = 4 + 2 * count
+        antonyms, heads, near = [], [], []
+        for i in range(int(fields[at])):
+            symbol, target, target_pos, numbers = fields[at + 1 + 4 * i : at + 5 + 4 * i]
+            target_pos = "a" if target_pos == "s" else target_pos
+            if symbol == "!":
+                antonyms.append(
+                    (int(numbers[:2], 16), target_pos, int(target), int(numbers[2:], 16))
+                )
+            elif symbol == "&" and fields[2] == "s":
+                heads.append((target_pos, int(target)))
+            if symbol in _NEAR:
+                near.append((target_pos, int(target)))
+        return _Synset(words, tuple(antonyms), tuple(heads), tuple(near))
 
-    def opposite(self, a: str, b: str) -> bool:
-        """Whether a sense of either is an antonym of a sense of the other."""
-        forms_a, forms_b = _forms(self, a), _forms(self, b)
-        return bool(_antonyms(self, a) & forms_b or _antonyms(self, b) & forms_a)
+    def _read_near(self, word: str) -> frozenset[tuple[str, int]]:
+        """The word's synsets and those one step away from them."""
+        found = {(pos, offset) for pos, offset, _ in self._senses(word)}
+        for pos, offset in list(found):
+            found.update(self._synset(pos, offset).near)
+        return frozenset(found)
 
-
-def _read_synset(data: mmap.mmap, offset: int) -> _Synset:
-    end = data.find(b"\n", offset)
-    fields = data[offset : end if end >= 0 else len(data)].decode("utf-8").split(" | ")[0].split()
-    count = int(fields[3], 16)
-    # An adjective may carry a syntactic marker: "big(a)".
-    words = tuple(w.split("(")[0].lower() for w in fields[4 : 4 + 2 * count : 2])
-    at = 4 + 2 * count
-    pointers = int(fields[at])
-    antonyms, heads, near = [], [], []
-    for i in range(pointers):
-        symbol, target, pos, numbers = fields[at + 1 + 4 * i : at + 5 + 4 * i]
-        pos = "a" if pos == "s" else pos
-        if symbol == "!":
-            antonyms.append((int(numbers[:2], 16), pos, int(target), int(numbers[2:], 16)))
-        elif symbol == "&" and fields[2] == "s":
-            heads.append((pos, int(target)))
-        if symbol in _NEAR:
-            near.append((pos, int(target)))
-    return _Synset(words, tuple(antonyms), tuple(heads), tuple(near))
-
-
-@lru_cache(maxsize=8192)
-def _synsets(wordnet: WordNet, word: str) -> frozenset[tuple[str, int]]:
-    return frozenset((pos, offset) for pos, offset, _ in wordnet._senses(word))
-
-
-@lru_cache(maxsize=8192)
-def _near(wordnet: WordNet, word: str) -> frozenset[tuple[str, int]]:
-    """The word's synsets and those one step away from them."""
-    found = set(_synsets(wordnet, word))
-    for pos, offset in list(found):
-        found.update(wordnet._synset(pos, offset).near)
-    return frozenset(found)
-
-
-@lru_cache(maxsize=8192)
-def _forms(wordnet: WordNet, word: str) -> frozenset[str]:
-    """The word and its base forms."""
-    return frozenset({word.lower(), *(base for _, _, base in wordnet._senses(word))})
-
-
-@lru_cache(maxsize=8192)
-def _antonyms(wordnet: WordNet, word: str) -> frozenset[str]:
-    """Every word WordNet opposes to a sense of `word`: its direct antonyms, and for a
-    satellite adjective the antonyms of its head."""
-    found: set[str] = set()
-    for pos, offset, base in wordnet._senses(word):
-        synset = wordnet._synset(pos, offset)
-        number = synset.words.index(base) + 1 if base in synset.words else 0
-        pointers = [(p, synset) for p in synset.antonyms if p[0] in (0, number)]
-        for head_pos, head_offset in synset.heads:
-            head = wordnet._synset(head_pos, head_offset)
-            pointers += [(p, head) for p in head.antonyms]
-        for (_, target_pos, target_offset, target_number), _source in pointers:
-            target = wordnet._synset(target_pos, target_offset)
-            if target_number:
-                found.add(target.words[target_number - 1])
-            else:
-                found.update(target.words)
-    return frozenset(w.replace("_", " ") for w in found)
+    def _read_antonyms(self, word: str) -> frozenset[str]:
+        """Every word WordNet opposes to a sense of `word`: its direct antonyms, and for a
+        satellite adjective the antonyms of its head."""
+        found: set[str] = set()
+        for pos, offset, base in self._senses(word):
+            synset = self._synset(pos, offset)
+            number = synset.words.index(base) + 1 if base in synset.words else 0
+            pointers = [p for p in synset.antonyms if p[0] in (0, number)]
+            for head_pos, head_offset in synset.heads:
+                pointers += self._synset(head_pos, head_offset).antonyms
+            for _, target_pos, target_offset, target_number in pointers:
+                target = self._synset(target_pos, target_offset)
+                if target_number:
+                    found.add(target.words[target_number - 1])
+                else:
+                    found.update(target.words)
+        return frozenset(w.replace("_", " ") for w in found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,15 +275,19 @@ def wordnet_folder() -> Path | None:
     return None
 
 
-@cache
-def lexicon() -> Lexicon:
-    """WordNet where it is installed, else the rules-only lexicon that says why not."""
-    folder = wordnet_folder()
+def open_lexicon(folder: Path | None) -> Lexicon:
+    """WordNet in `folder`, or the rules-only lexicon saying why there is none there."""
     if folder is None:
         return RulesOnly(
             "rules only: WordNet is not installed (Debian: apt-get install wordnet-base)"
         )
     try:
         return WordNet(folder)
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, IndexError) as error:
         return RulesOnly(f"rules only: WordNet at {folder} could not be read ({error})")
+
+
+@cache
+def lexicon() -> Lexicon:
+    """The lexicon of this machine, opened once: WordNet where it is installed, else rules only."""
+    return open_lexicon(wordnet_folder())

@@ -8,7 +8,7 @@ import pytest
 
 from citecore.ground.evidence import Passage, RankedPassage
 from citecore.ground.judges.local import LocalJudge
-from citecore.ground.lexicon import RulesOnly, WordNet, wordnet_folder
+from citecore.ground.lexicon import RulesOnly, WordNet, open_lexicon, wordnet_folder
 from citecore.model import GroundingStatus
 
 FOLDER = wordnet_folder()
@@ -63,3 +63,13 @@ def test_without_wordnet_the_rules_decide_and_say_so(
 @requires_wordnet
 def test_the_judge_names_wordnet_in_its_model() -> None:
     assert LocalJudge().model == "lexical-rules-v6+wordnet-3.0"
+
+
+def test_a_folder_that_is_not_wordnet_gives_rules_only(tmp_path: Path) -> None:
+    for part in ("noun", "verb", "adj", "adv"):
+        (tmp_path / f"index.{part}").write_text("good a 1 0 1 0 00000042\nnot a wordnet line\n")
+        (tmp_path / f"data.{part}").write_text("garbage\n")
+    words = open_lexicon(tmp_path)
+    assert not words.known
+    assert words.description.startswith(f"rules only: WordNet at {tmp_path} could not be read")
+    assert open_lexicon(None).description.startswith("rules only: WordNet is not installed")

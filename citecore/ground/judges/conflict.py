@@ -22,117 +22,16 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from citecore.ground.judges.directions import along, direction_conflict, opposed
+from citecore.ground.judges.words import is_number, quote, stem
 from citecore.ground.lexicon import Lexicon
 from citecore.ground.tokens import NEGATIONS, content_tokens, named_entities, tokens
 
-_STEM = 5  # words agreeing on their first letters count as the same word ("learned"/"learning")
 _OPPOSITE_PREFIXES = ("in", "un", "non", "dis", "im", "ir", "il", "anti")
-# Words that state a direction (English, closed class), on one scale each: up (+1) or down (-1).
-# Words on different scales never oppose each other ("later" is not the opposite of "increased").
-_SCALES = {
-    # how much of something there is, or how active it is
-    "amount": (
-        """increase increases increased increasing raise raises raised higher more greater larger
-        enhance enhances enhanced induce induces induced promote promotes promoted elevate
-        elevates elevated upregulate upregulates upregulated activate activates activated
-        stimulate stimulates stimulated gain gains rise rises rose above maximum majority""",
-        """decrease decreases decreased decreasing reduce reduces reduced reducing lower less
-        fewer smaller inhibit inhibits inhibited suppress suppresses suppressed diminish
-        diminishes diminished downregulate downregulates downregulated loss losses fall falls fell
-        decline declines declined attenuate attenuates attenuated below minimum minority prevent
-        prevents prevented""",
-    ),
-    "quality": (
-        "improve improves improved strong stronger benefit benefits positive positively",
-        "impair impairs impaired worsen worsens worsened weak weaker weaken weakens weakened harm "
-        "harms negative negatively",
-    ),
-    "speed": ("faster", "slower"),
-    "time": ("before early earlier", "after late later"),
-    "presence": ("present", "absent"),
-    "acceptance": ("accept accepts accepted", "reject rejects rejected"),
-}
-_POLARITY = {
-    word: (scale, sign)
-    for scale, (up, down) in _SCALES.items()
-    for sign, words in ((1, up), (-1, down))
-    for word in words.split()
-}
-_DIRECTION_REACH = 6  # words next to a direction word that count as what it is said of
-_COPULAS = frozenset("is are was were be been being become became remain remained".split())
-_SUFFIXES = (
-    ("ies", "y"),
-    ("ied", "y"),
-    ("ations", ""),
-    ("ation", ""),
-    ("ings", ""),
-    ("ing", ""),
-    ("ed", ""),
-    ("es", ""),
-    ("ly", ""),
-    ("s", ""),
-)
 _STOPS = frozenset("of the a an and or to in on for with by at as".split())
 _CUES = NEGATIONS | {"rather", "instead", "unlike", "lacking", "neither", "opposed"}
 _MAX_GAP = 3  # tokens on either side of a difference between two aligned stretches
 _NUMBER_GAP = 5  # a difference that holds numbers on both sides may be a little longer
-# Number words read as the numbers they are ("two years" is "2 years"); "one" is left alone, as
-# it is as often a pronoun ("one of the") as a number.
-_NUMBER_WORDS = {
-    word: str(value)
-    for value, word in enumerate(
-        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-        "fifteen sixteen seventeen eighteen nineteen twenty".split()
-    )
-    if word != "_"
-} | {
-    word: str(10 * tens)
-    for tens, word in enumerate("_ _ _ thirty forty fifty sixty seventy eighty ninety".split())
-    if word != "_"
-}
-_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
-
-
-def stem(word: str) -> str:
-    """A crude stem: a common suffix off ("relies", "relying" → "rely"), then the first letters
-    ("learned"/"learning")."""
-    for suffix, replacement in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.isdigit():
-            word = word[: len(word) - len(suffix)] + replacement
-            break
-    return word[:_STEM] if len(word) > _STEM + 1 else word
-
-
-# By stem, so that the nouns count too ("suppression", "reduction").
-_STEM_POLARITY = {stem(word): polarity for word, polarity in _POLARITY.items()}
-
-
-def _opposed(a: str, b: str) -> bool:
-    """Two direction words on one scale, pointing opposite ways."""
-    (scale_a, sign_a), (scale_b, sign_b) = _POLARITY.get(a, ("", 0)), _POLARITY.get(b, ("", 0))
-    return scale_a == scale_b and sign_a * sign_b < 0
-
-
-def _along(a: str, b: str) -> bool:
-    """Two direction words on one scale, pointing the same way ("decreased"/"declined")."""
-    (scale_a, sign_a), (scale_b, sign_b) = _POLARITY.get(a, ("", 0)), _POLARITY.get(b, ("", 0))
-    return bool(scale_a) and scale_a == scale_b and sign_a == sign_b
-
-
-def is_number(token: str) -> bool:
-    """Whether a token is a number ("2017", "0.1", "1,000")."""
-    return bool(re.fullmatch(r"\d+(?:[.,]\d+)*", token))
-
-
-def comparable(text: str) -> str:
-    """The text as the rules compare it: number words as digits, so that "two years" and "16
-    years" compare, and the chemists' "NO" (nitric oxide) kept apart from the negation."""
-    text = re.sub(r"\bNO\b", "nitricoxide", text)
-    return _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
-
-
-def _quote(sentence: str) -> str:
-    return f'the source says "{" ".join(sentence.split())}"'
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +52,7 @@ def compare(claim: str, sentence: str, lexicon: Lexicon, passage: str = "") -> C
         _swapped_contrast(claim, sentence)
         or aligned
         or _number_conflict(claim, sentence)
-        or _direction_conflict(claim, sentence)
+        or direction_conflict(claim, sentence)
         or _denied(claim, sentence, passage or sentence)
         or _negated_in_source(claim, sentence)
     )
@@ -161,7 +60,7 @@ def compare(claim: str, sentence: str, lexicon: Lexicon, passage: str = "") -> C
 
 
 def _opposites(a: str, b: str, lexicon: Lexicon) -> bool:
-    if _opposed(a, b):
+    if opposed(a, b):
         return True
     short, long = sorted((a, b), key=len)
     if any(long == prefix + short for prefix in _OPPOSITE_PREFIXES) and len(short) >= 4:
@@ -261,9 +160,9 @@ def _abbreviates(short: str, words: list[str], word: str) -> bool:
 def _substituted(slot: _Slot, lexicon: Lexicon) -> str:
     """A content word of the claim that the sentence does not state, with content words of the
     sentence in its place none of which the lexicon knows as meaning the same (a synonym, a
-    word one step more general or specific or a part of it, a direction word of the same scale
-    and way) or abbreviates: "" when the slot is only wording."""
-    content = set(content_tokens(" ".join(slot.claimed))) - set(_STOPS)
+    word one step more general or specific, a direction word of the same scale and way) or
+    abbreviates: "" when the slot is only wording."""
+    content = set(content_tokens(" ".join(slot.claimed)))
     stated = [
         w
         for w in content_tokens(" ".join(slot.stated))
@@ -277,7 +176,7 @@ def _substituted(slot: _Slot, lexicon: Lexicon) -> str:
         if any(
             word in other
             or other in word
-            or _along(word, other)
+            or along(word, other)
             or lexicon.same_meaning(word, other)
             or _abbreviates(other, slot.claim_words, word)
             or _abbreviates(word, slot.sentence_words, other)
@@ -295,7 +194,7 @@ def _aligned(claim: str, sentence: str, lexicon: Lexicon) -> tuple[str, str]:
     entities = named_entities(claim) | named_entities(sentence)
     conflict, substitution = _slots(tokens(claim), tokens(sentence), entities, lexicon)
     if conflict:
-        return f"{conflict}: {_quote(sentence)}", ""
+        return f"{conflict}: {quote(sentence)}", ""
     return "", substitution
 
 
@@ -388,7 +287,7 @@ def _swapped_contrast(claim: str, sentence: str) -> str:
         return ""
     return (
         "the claim swaps the sides of the contrast: what the source sets aside the claim "
-        f"states, and the other way round: {_quote(sentence)}"
+        f"states, and the other way round: {quote(sentence)}"
     )
 
 
@@ -410,7 +309,7 @@ def _denied(claim: str, sentence: str, passage: str) -> str:
             continue
         scope = {stem(t) for t in content_tokens(" ".join(words[index + 1 : index + 1 + _SCOPE]))}
         if scope & stated:
-            return f"'{word}' in the claim only: {_quote(sentence)}"
+            return f"'{word}' in the claim only: {quote(sentence)}"
     return ""
 
 
@@ -442,7 +341,7 @@ def _negated_in_source(claim: str, sentence: str) -> str:
         scope = {stem(t) for t in content_tokens(" ".join(words[index + 1 : index + 1 + _SCOPE]))}
         if len(scope & wanted) >= 2:
             return (
-                f"the source denies it ('{word}' before the claim's own words): {_quote(sentence)}"
+                f"the source denies it ('{word}' before the claim's own words): {quote(sentence)}"
             )
     return ""
 
@@ -460,50 +359,6 @@ def _number_conflict(claim: str, sentence: str) -> str:
             if is_number(other) and sentence_words[position + 1] == unit:
                 return (
                     f"the source says {other} {unit} where the claim says {word} {unit}: "
-                    f"{_quote(sentence)}"
+                    f"{quote(sentence)}"
                 )
-    return ""
-
-
-def _said_of(stems: list[str], position: int) -> set[str]:
-    """The stems a direction word at `position` is said of: the words after it ("reduces
-    energy expenditure"), or before it when it follows a form of "be" ("energy expenditure
-    was also increased", "rates were higher"), up to another direction word."""
-    previous = stems[max(0, position - 2) : position]
-    if any(word in _COPULAS for word in previous):
-        span = stems[max(0, position - _DIRECTION_REACH) : position]
-        cut = [i for i, word in enumerate(span) if word in _STEM_POLARITY]
-        return set(span[cut[-1] + 1 :] if cut else span)
-    span = stems[position + 1 : position + 1 + _DIRECTION_REACH]
-    cut = [i for i, word in enumerate(span) if word in _STEM_POLARITY]
-    return set(span[: cut[0]] if cut else span)
-
-
-def _direction_conflict(claim: str, sentence: str) -> str:
-    """A direction the claim states of something the sentence states the other way on the same
-    scale ("reduces IL-10 production" against "induced IL-10 production", "reduces energy
-    expenditure" against "energy expenditure was increased"): each direction word of the claim
-    is read against the sentence's direction words said of most of the same words. A sentence
-    that says the claim's own direction of those words as clearly states no conflict."""
-    claim_words, sentence_words = tokens(claim), tokens(sentence)
-    content = {stem(t) for t in content_tokens(claim)}
-    claim_stems = [stem(t) for t in claim_words]
-    sentence_stems = [stem(t) for t in sentence_words]
-    for index, word in enumerate(claim_words):
-        scale, sign = _POLARITY.get(word, ("", 0))
-        if not sign:
-            continue
-        targets = _said_of(claim_stems, index) & content
-        best: dict[int, tuple[int, str]] = {1: (0, ""), -1: (0, "")}
-        for position, word_stem in enumerate(sentence_stems):
-            other_scale, other = _STEM_POLARITY.get(word_stem, ("", 0))
-            if not other or other_scale != scale:
-                continue
-            score = len(targets & _said_of(sentence_stems, position))
-            if score > best[other][0]:
-                best[other] = (score, sentence_words[position])
-        (against, said), (along, _) = best[-sign], best[sign]
-        # One shared word is no evidence that two statements are about the same thing.
-        if against >= min(2, len(targets)) and against > along:
-            return f"the source says '{said}' where the claim says '{word}': {_quote(sentence)}"
     return ""

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 from citecore.ground.evidence import RankedPassage
 from citecore.ground.judges import JudgeVerdict
-from citecore.ground.judges.conflict import comparable, compare, is_number, stem
+from citecore.ground.judges.conflict import compare
+from citecore.ground.judges.words import comparable, is_number, stem
 from citecore.ground.lexicon import Lexicon, lexicon
 from citecore.ground.tokens import content_tokens, tokens
 from citecore.model import GroundingStatus
@@ -76,9 +77,10 @@ def _share(claim: str, sentence: str) -> tuple[float, int, int]:
     return (matched / len(wanted) if wanted else 0.0), matched, len(wanted)
 
 
-def _read(claim: str, sentence: str, words: Lexicon, passage: str) -> _Reading:
-    original = sentence
-    claim, sentence, passage = comparable(claim), comparable(sentence), comparable(passage)
+def _read(claim: str, original: str, words: Lexicon, passage: str) -> _Reading:
+    """How the sentence `original` of `passage` reads against the claim (the claim and the
+    passage as `comparable` gives them)."""
+    sentence = comparable(original)
     share, matched, wanted = _share(claim, sentence)
     claim_numbers = {t for t in tokens(claim) if is_number(t)}
     stated_numbers = {t for t in tokens(sentence) if is_number(t)}
@@ -92,9 +94,7 @@ def _read(claim: str, sentence: str, words: Lexicon, passage: str) -> _Reading:
         )
         substitution = comparison.substitution
     others = frozenset(stated_numbers - claim_numbers) if missing else frozenset()
-    return _Reading(
-        original, share, matched, wanted, conflict, substitution, missing, frozenset(others)
-    )
+    return _Reading(original, share, matched, wanted, conflict, substitution, missing, others)
 
 
 class LocalJudge:
@@ -113,11 +113,14 @@ class LocalJudge:
         """SUPPORTED, PARTIAL, UNSUPPORTED (with the conflict) or UNCONFIRMED, with the passage
         and the rule that decided."""
         del keys  # the evidence already comes from the cited keys' sources
-        readings = [
-            (_read(claim, sentence, self.words, ranked.passage.text), ranked)
-            for ranked in evidence
-            for sentence in _sentences(ranked.passage.text)
-        ]
+        compared = comparable(claim)
+        readings = []
+        for ranked in evidence:
+            passage = comparable(ranked.passage.text)
+            readings += [
+                (_read(compared, sentence, self.words, passage), ranked)
+                for sentence in _sentences(ranked.passage.text)
+            ]
         if not readings:
             return self._verdict(GroundingStatus.UNCONFIRMED, "", "no passage shares its words")
         reading = max(readings, key=lambda pair: (pair[0].share, pair[1].score))[0]

@@ -1,0 +1,101 @@
+"""Direction words: the scales they lie on, and a direction the source states the other way.
+
+"increase"/"decrease", "improve"/"worsen", "before"/"after" are each on a scale of their own;
+words on different scales never oppose each other ("later" is not the opposite of "increased").
+"""
+
+from __future__ import annotations
+
+from citecore.ground.judges.words import quote, stem
+from citecore.ground.tokens import content_tokens, tokens
+
+# Words that state a direction (English, closed class), on one scale each: up (+1) or down (-1).
+_SCALES = {
+    # how much of something there is, or how active it is
+    "amount": (
+        """increase increases increased increasing raise raises raised higher more greater larger
+        enhance enhances enhanced induce induces induced promote promotes promoted elevate
+        elevates elevated upregulate upregulates upregulated activate activates activated
+        stimulate stimulates stimulated gain gains rise rises rose above maximum majority""",
+        """decrease decreases decreased decreasing reduce reduces reduced reducing lower less
+        fewer smaller inhibit inhibits inhibited suppress suppresses suppressed diminish
+        diminishes diminished downregulate downregulates downregulated loss losses fall falls fell
+        decline declines declined attenuate attenuates attenuated below minimum minority prevent
+        prevents prevented""",
+    ),
+    "quality": (
+        "improve improves improved strong stronger benefit benefits positive positively",
+        "impair impairs impaired worsen worsens worsened weak weaker weaken weakens weakened harm "
+        "harms negative negatively",
+    ),
+    "speed": ("faster", "slower"),
+    "time": ("before early earlier", "after late later"),
+    "presence": ("present", "absent"),
+    "acceptance": ("accept accepts accepted", "reject rejects rejected"),
+}
+_POLARITY = {
+    word: (scale, sign)
+    for scale, (up, down) in _SCALES.items()
+    for sign, words in ((1, up), (-1, down))
+    for word in words.split()
+}
+_DIRECTION_REACH = 6  # words next to a direction word that count as what it is said of
+_COPULAS = frozenset("is are was were be been being become became remain remained".split())
+# By stem, so that the nouns count too ("suppression", "reduction").
+_STEM_POLARITY = {stem(word): polarity for word, polarity in _POLARITY.items()}
+
+
+def opposed(a: str, b: str) -> bool:
+    """Two direction words on one scale, pointing opposite ways."""
+    (scale_a, sign_a), (scale_b, sign_b) = _POLARITY.get(a, ("", 0)), _POLARITY.get(b, ("", 0))
+    return scale_a == scale_b and sign_a * sign_b < 0
+
+
+def along(a: str, b: str) -> bool:
+    """Two direction words on one scale, pointing the same way ("decreased"/"declined")."""
+    (scale_a, sign_a), (scale_b, sign_b) = _POLARITY.get(a, ("", 0)), _POLARITY.get(b, ("", 0))
+    return bool(scale_a) and scale_a == scale_b and sign_a == sign_b
+
+
+def _said_of(stems: list[str], position: int) -> set[str]:
+    """The stems a direction word at `position` is said of: the words after it ("reduces
+    energy expenditure"), or before it when it follows a form of "be" ("energy expenditure
+    was also increased", "rates were higher"), up to another direction word."""
+    previous = stems[max(0, position - 2) : position]
+    if any(word in _COPULAS for word in previous):
+        span = stems[max(0, position - _DIRECTION_REACH) : position]
+        cut = [i for i, word in enumerate(span) if word in _STEM_POLARITY]
+        return set(span[cut[-1] + 1 :] if cut else span)
+    span = stems[position + 1 : position + 1 + _DIRECTION_REACH]
+    cut = [i for i, word in enumerate(span) if word in _STEM_POLARITY]
+    return set(span[: cut[0]] if cut else span)
+
+
+def direction_conflict(claim: str, sentence: str) -> str:
+    """A direction the claim states of something the sentence states the other way on the same
+    scale ("reduces IL-10 production" against "induced IL-10 production", "reduces energy
+    expenditure" against "energy expenditure was increased"): each direction word of the claim
+    is read against the sentence's direction words said of most of the same words. A sentence
+    that says the claim's own direction of those words as clearly states no conflict."""
+    claim_words, sentence_words = tokens(claim), tokens(sentence)
+    content = {stem(t) for t in content_tokens(claim)}
+    claim_stems = [stem(t) for t in claim_words]
+    sentence_stems = [stem(t) for t in sentence_words]
+    for index, word in enumerate(claim_words):
+        scale, sign = _POLARITY.get(word, ("", 0))
+        if not sign:
+            continue
+        targets = _said_of(claim_stems, index) & content
+        best: dict[int, tuple[int, str]] = {1: (0, ""), -1: (0, "")}
+        for position, word_stem in enumerate(sentence_stems):
+            other_scale, other = _STEM_POLARITY.get(word_stem, ("", 0))
+            if not other or other_scale != scale:
+                continue
+            score = len(targets & _said_of(sentence_stems, position))
+            if score > best[other][0]:
+                best[other] = (score, sentence_words[position])
+        (against, said), (along, _) = best[-sign], best[sign]
+        # One shared word is no evidence that two statements are about the same thing.
+        if against >= min(2, len(targets)) and against > along:
+            return f"the source says '{said}' where the claim says '{word}': {quote(sentence)}"
+    return ""

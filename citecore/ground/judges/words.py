@@ -1,0 +1,61 @@
+"""How the local judge reads a word: a crude stem, numbers in digits or words, a quotation."""
+
+from __future__ import annotations
+
+import re
+
+_STEM = 5  # words agreeing on their first letters count as the same word ("learned"/"learning")
+_SUFFIXES = (
+    ("ies", "y"),
+    ("ied", "y"),
+    ("ations", ""),
+    ("ation", ""),
+    ("ings", ""),
+    ("ing", ""),
+    ("ed", ""),
+    ("es", ""),
+    ("ly", ""),
+    ("s", ""),
+)
+# Number words read as the numbers they are ("two years" is "2 years"); "one" is left alone, as
+# it is as often a pronoun ("one of the") as a number.
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate(
+        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+    if word != "_"
+} | {
+    word: str(10 * tens)
+    for tens, word in enumerate("_ _ _ thirty forty fifty sixty seventy eighty ninety".split())
+    if word != "_"
+}
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+
+
+def stem(word: str) -> str:
+    """A crude stem: a common suffix off ("relies", "relying" → "rely"), then the first letters
+    ("learned"/"learning")."""
+    for suffix, replacement in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.isdigit():
+            word = word[: len(word) - len(suffix)] + replacement
+            break
+    return word[:_STEM] if len(word) > _STEM + 1 else word
+
+
+def is_number(token: str) -> bool:
+    """Whether a token is a number ("2017", "0.1", "1,000")."""
+    return bool(re.fullmatch(r"\d+(?:[.,]\d+)*", token))
+
+
+def comparable(text: str) -> str:
+    """The text as the rules compare it: number words as digits, so that "two years" and "16
+    years" compare, and the chemists' "NO" (nitric oxide) kept apart from the negation."""
+    text = re.sub(r"\bNO\b", "nitricoxide", text)
+    return _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
+
+
+def quote(sentence: str) -> str:
+    """The source sentence as a conflict quotes it."""
+    return f'the source says "{" ".join(sentence.split())}"'
