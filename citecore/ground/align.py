@@ -88,11 +88,26 @@ class AlignedSource:
         starts += [max(0, p - offset) for p in self._where[rarest][:_WINDOWS]]
         return list(dict.fromkeys(starts))
 
+    def _verbatim(self, passage: list[str]) -> int | None:
+        """Where the passage stands word for word in the source, if it does: found through
+        every place of its rarest token, so that in repetitive text a verbatim quotation is
+        never left to the voted windows."""
+        rarest = min(range(len(passage)), key=lambda i: len(self._where.get(passage[i], ())))
+        length = len(passage)
+        for position in self._where.get(passage[rarest], ()):
+            start = position - rarest
+            if start >= 0 and self.tokens[start : start + length] == passage:
+                return start
+        return None
+
     def align(self, passage: str) -> Alignment:
         """The best alignment of `passage` in this source."""
         wanted = tokens(passage)
         if not wanted or not self.tokens:
             return NO_ALIGNMENT
+        start = self._verbatim(wanted)
+        if start is not None:
+            return Alignment(1.0, 1.0, self._page(list(range(start, start + len(wanted)))))
         best = NO_ALIGNMENT
         slack = len(wanted) // 2 + 2
         for start in self._candidate_starts(wanted):
