@@ -295,51 +295,66 @@ def _cue_words(text: str) -> set[str]:
     return {t for t in tokens(text) if t in _CUES or t.endswith("n't")}
 
 
-def _denied(claim: str, sentence: str, passage: str) -> str:
-    """A claim that negates what the sentence states without any negation or contrast ("X is
-    not associated with Y" against "X was associated with Y"), where the passage states what
-    the claim's negation is said of ("without any improvement" against a passage that reports
-    the improvement)."""
-    if _cue_words(sentence):
-        return ""
-    words = tokens(claim)
-    stated = {stem(t) for t in content_tokens(passage)}
-    for index, word in enumerate(words):
-        if word not in _CUES and not word.endswith("n't"):
-            continue
-        scope = {stem(t) for t in content_tokens(" ".join(words[index + 1 : index + 1 + _SCOPE]))}
-        if scope & stated:
-            return f"'{word}' in the claim only: {quote(sentence)}"
-    return ""
-
-
-_SCOPE = 5  # words after a negation that it is said of
+_SCOPE = 12  # words after a negation, within its clause, that it is said of
+_CLAUSE = re.compile(r"[,;:()]|\b(?:but|whereas|while|although|and that|which)\b", re.I)
 # Negations that deny nothing ("not only X but also Y", "no doubt").
 _COMPOUND_NEGATION = re.compile(r"[\w-]*\b(?:not|no)-[\w-]*|[\w-]*-(?:not|no)\b")
 _NOT_DENYING = re.compile(r"\b(not only|not just|not least|not surprisingly|no doubt|no longer)\b")
+# Words before a negation that make it name a group or a case, not deny a statement
+# ("patients with no hypoglycemia", "whether or not").
+_NAMING = frozenset("but and or with of if whether".split())
+
+
+def _negations(text: str) -> list[tuple[str, set[str]]]:
+    """Each negation or contrast of the text that denies a statement, with the content stems
+    of what it is said of: the rest of its clause, up to `_SCOPE` words ("found no convincing
+    association between CHEK2 and breast cancer"). A negation inside a compound
+    ("not-deficient") or naming a group ("patients with no hypoglycemia") denies nothing."""
+    plain = _COMPOUND_NEGATION.sub(" ", _NOT_DENYING.sub(" ", text.lower()))
+    found = []
+    for clause in _CLAUSE.split(plain):
+        words = tokens(clause)
+        for index, word in enumerate(words):
+            if word not in _CUES and not word.endswith("n't"):
+                continue
+            if index and words[index - 1] in _NAMING:
+                continue
+            said = " ".join(words[index + 1 : index + 1 + _SCOPE])
+            found.append((word, {stem(t) for t in content_tokens(said)}))
+    return found
+
+
+def _denied(claim: str, sentence: str, passage: str) -> str:
+    """A claim that negates what the sentence states ("X is not associated with Y" against "X
+    was associated with Y"): the passage states some of what the claim's negation is said of
+    in its clause ("without any improvement" against a passage that reports the improvement;
+    "is not easy, and that X" is no conflict with a passage that says only X), and no negation
+    of the sentence is said of the same words."""
+    stated = {stem(t) for t in content_tokens(passage)}
+    sentence_negations = _negations(sentence)
+    for word, said in _negations(claim):
+        if not said & stated:
+            continue
+        wanted = min(2, len(said))
+        if not any(len(said & other) >= wanted for _, other in sentence_negations):
+            return f"'{word}' in the claim only: {quote(sentence)}"
+    return ""
 
 
 def _negated_in_source(claim: str, sentence: str) -> str:
     """What the claim states plainly and the source denies: a negation of the sentence's own
     statement ("was not associated with an increased risk", "evidence was lacking for
-    cognitive impairment") followed by at least two of the claim's words, where the claim has
-    no negation or contrast at all. A negation that sets a case aside ("in premenopausal, but
+    cognitive impairment") said of at least two of the claim's words, where the claim has no
+    negation or contrast at all. A negation that sets a case aside ("in premenopausal, but
     not postmenopausal, women") or names an absence ("patients with no hypoglycemia") denies
     nothing the claim states."""
     if _cue_words(claim):
         return ""
     wanted = {stem(t) for t in content_tokens(claim)}
-    # A negation inside a compound ("not-deficient", "treatment-not-increased") names a group.
-    plain = _COMPOUND_NEGATION.sub(" ", _NOT_DENYING.sub(" ", sentence.lower()))
-    words = tokens(plain)
-    for index, word in enumerate(words):
-        if word not in NEGATIONS and word != "lacking" and not word.endswith("n't"):
-            continue
-        before = words[index - 1] if index else ""
-        if before in ("but", "and", "or", "with", "of", "if", "whether") or word == "without":
-            continue
-        scope = {stem(t) for t in content_tokens(" ".join(words[index + 1 : index + 1 + _SCOPE]))}
-        if len(scope & wanted) >= 2:
+    for word, said in _negations(sentence):
+        # "without" names a group in a source ("patients without diabetes") more often than not
+        denies = word != "without" and (word in NEGATIONS | {"lacking"} or word.endswith("n't"))
+        if denies and len(said & wanted) >= 2:
             return (
                 f"the source denies it ('{word}' before the claim's own words): {quote(sentence)}"
             )
