@@ -65,12 +65,39 @@ _STOP = set(
     """about above after again also among because been before being below between both could
     during each from further have having here into itself more most only other over same should
     some such than that their them then there these they this those through under until very
-    were what when where which while whom with would your which""".split()
+    were what when where which while whom with would your""".split()
 )
-_CONTRAST = re.compile(
-    r"\b(?P<a>(?:\w[\w-]*\s+){0,2}\w[\w-]*)\s+(?P<cue>rather than|instead of|than)\s+"
-    r"(?P<b>\w[\w-]*(?:\s+\w[\w-]*){0,2})"
+# Two things set against each other: "A rather than B", "A instead of B", and a comparison
+# between groups: "higher in A than in B".
+_PHRASE = r"\w[\w-]*(?:\s+\w[\w-]*){0,2}"
+_CONTRASTS = (
+    re.compile(rf"\b(?P<a>{_PHRASE})\s+(?P<cue>rather than|instead of)\s+(?P<b>{_PHRASE})"),
+    re.compile(
+        rf"\b(?P<pre>in|for|among|with|of)\s+(?P<a>{_PHRASE})\s+(?P<cue>than)\s+"
+        rf"(?P=pre)\s+(?P<b>{_PHRASE})"
+    ),
 )
+
+
+def _swapped(claim: str) -> str:
+    """The claim with the two sides of its contrast or comparison swapped, or ""."""
+    for pattern in _CONTRASTS:
+        match = pattern.search(claim)
+        if match and match.group("a").lower() != match.group("b").lower():
+            a, b = match.span("a"), match.span("b")
+            return (
+                claim[: a[0]]
+                + match.group("b")
+                + claim[a[1] : b[0]]
+                + match.group("a")
+                + claim[b[1] :]
+            )
+    return ""
+
+
+def _replace(claim: str, word: str, other: str) -> str:
+    """The claim with its first `word` (a whole word, not part of a compound) as `other`."""
+    return re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", other, claim, count=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,17 +140,13 @@ def changes(claim: str, evidence: str, vocabulary: Vocabulary, rng: random.Rando
         if others:
             other = rng.choice(others)
             made.append(Changed(claim[: match.start()] + other + claim[match.end() :], "entity"))
-    for word in re.findall(r"[A-Za-z]+", claim):
+    for word in re.findall(r"(?<![\w-])[A-Za-z]+(?![\w-])", claim):
         if word.lower() in _OPPOSITE and word.lower() in stated:
-            opposite = _OPPOSITE[word.lower()]
-            made.append(Changed(re.sub(rf"\b{word}\b", opposite, claim, count=1), "direction"))
+            made.append(Changed(_replace(claim, word, _OPPOSITE[word.lower()]), "direction"))
             break
-    contrast = _CONTRAST.search(claim)
-    if contrast and contrast.group("a").lower() != contrast.group("b").lower():
-        swapped = f"{contrast.group('b')} {contrast.group('cue')} {contrast.group('a')}"
-        made.append(
-            Changed(claim[: contrast.start()] + swapped + claim[contrast.end() :], "contrast")
-        )
+    swapped = _swapped(claim)
+    if swapped:
+        made.append(Changed(swapped, "contrast"))
     content = [
         w
         for w in re.findall(r"\b[a-z]{5,}\b", claim)
@@ -134,7 +157,7 @@ def changes(claim: str, evidence: str, vocabulary: Vocabulary, rng: random.Rando
         others = [w for w in vocabulary.words if w[-2:] == word[-2:] and w not in stated]
         if others:
             other = rng.choice(others)
-            made.append(Changed(re.sub(rf"\b{word}\b", other, claim, count=1), "word"))
+            made.append(Changed(_replace(claim, word, other), "word"))
     negated = _negation(claim)
     if negated:
         made.append(Changed(negated, "negation"))
@@ -217,7 +240,10 @@ def source_claims(path: Path, per_source: int, rng: random.Random) -> list[Sourc
         body.extend(_body_sentences(" ".join(lines[:ended])))
         if ended is not None:
             break
-    chosen = rng.sample(body, min(per_source, len(body)))
+    # Every sentence with a contrast or comparison to swap, and a sample of the rest.
+    chosen = list(
+        dict.fromkeys([*rng.sample(body, min(per_source, len(body))), *filter(_swapped, body)])
+    )
     index = EvidenceIndex(passages(source))
     name = path.parent.name if path.parent.name != "pdfs" else path.stem
     return [SourceClaim(name, claim, tuple(index.rank(claim)), index) for claim in chosen]

@@ -25,7 +25,7 @@ from difflib import SequenceMatcher
 from citecore.ground.judges.directions import along, direction_conflict, opposed
 from citecore.ground.judges.words import is_number, quote, stem
 from citecore.ground.lexicon import Lexicon
-from citecore.ground.tokens import NEGATIONS, content_tokens, named_entities, tokens
+from citecore.ground.tokens import NEGATIONS, content_tokens, named_entities, normalize, tokens
 
 _OPPOSITE_PREFIXES = ("in", "un", "non", "dis", "im", "ir", "il", "anti")
 _STOPS = frozenset("of the a an and or to in on for with by at as".split())
@@ -138,23 +138,64 @@ _DISCOURSE = frozenset(
 )
 
 
-def _abbreviates(short: str, words: list[str], word: str) -> bool:
-    """Whether `short` abbreviates a run of `words` that holds `word`: the initials of two to
-    five consecutive words ("hscs" for "hematopoietic stem cells", "kpd" for "kidney paired
-    donation"), or two or three letters of one long word, its first among them ("il" for
-    "interleukin")."""
+def _abbreviates(short: str, words: list[str], word: str | None = None) -> bool:
+    """Whether `short` abbreviates a run of `words` (one that holds `word`, when given): the
+    initials of two to five consecutive words ("hscs" for "hematopoietic stem cells", "kpd"
+    for "kidney paired donation"), or two or three letters of one long word, its first among
+    them ("il" for "interleukin")."""
     short = short[:-1] if short.endswith("s") and len(short) > 2 else short
     if not 2 <= len(short) <= 6 or not short.isalpha():
         return False
-    if len(word) >= 8 and len(short) <= 3 and short[0] == word[0]:
+    if word is not None and len(word) >= 8 and len(short) <= 3 and short[0] == word[0]:
         letters = iter(word[1:])
         if all(letter in letters for letter in short[1:]):
             return True
     for start in range(len(words) - len(short) + 1):
         run = words[start : start + len(short)]
-        if word in run and "".join(w[0] for w in run) == short:
+        if (word is None or word in run) and "".join(w[0] for w in run) == short:
             return True
     return False
+
+
+# A name: a word with letters and digits ("TMEM27", "p53"), three capitals or more ("HPV", not
+# "US" or "IV"), or a capitalized word inside a sentence ("Okazaki"); the name part of a compound
+# ("IP3R" of "IP3R-mediated").
+_NAME = re.compile(
+    r"^(?:[a-z]*[A-Za-z][a-z]*\d\w*|\w*\d\w*[A-Za-z]\w*|\w*[A-Z]\w*[A-Z]\w*[A-Z]\w*|[A-Z][a-z]{2,})$"
+)
+
+
+def _names(claim: str) -> set[str]:
+    """The names a claim gives, folded as tokens are; an alias in parentheses ("zidovudine
+    (AZT)") is not another name, and a headline in title case or capitals names nothing by its
+    capitals."""
+    plain = re.sub(r"\([^()]*\)", " ", claim)
+    words = plain.split()
+    headline = sum(w[:1].isupper() for w in words) * 2 >= len(words)
+    names = set()
+    for index, word in enumerate(words):
+        for part in re.split(r"[-/]", word.strip(".,;:!?'\"")):
+            capitals_only = part.isalpha() and (part.istitle() or part.isupper())
+            if not _NAME.match(part) or (capitals_only and (headline or index == 0)):
+                continue
+            names.add(normalize(part))
+    return names
+
+
+def unnamed(claim: str, passage: str) -> list[str]:
+    """The names the claim gives that the passage never gives, in full or abbreviated: a
+    reader cannot find support for a claim about "TMEM27" in a passage about "SVCT2"."""
+    stated = tokens(passage)
+    present = set(stated)
+    claim_words = tokens(claim)
+    short_forms = [t for t in present if t.isalpha() and len(t) <= 6]
+    return sorted(
+        name
+        for name in _names(claim)
+        if name not in present
+        and not _abbreviates(name, stated)
+        and not any(_abbreviates(short, claim_words, name) for short in short_forms)
+    )
 
 
 def _substituted(slot: _Slot, lexicon: Lexicon) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from citecore.ground.evidence import RankedPassage
 from citecore.ground.judges import JudgeVerdict
-from citecore.ground.judges.conflict import compare
+from citecore.ground.judges.conflict import compare, unnamed
 from citecore.ground.judges.words import comparable, is_number, stem
 from citecore.ground.lexicon import Lexicon, lexicon
 from citecore.ground.tokens import content_tokens, tokens
@@ -129,6 +129,13 @@ class LocalJudge:
         if conflicting and not (reading.share >= SUPPORTED_SHARE and not reading.conflict):
             worst = max(conflicting, key=lambda r: r.share)
             return self._verdict(GroundingStatus.UNSUPPORTED, worst.sentence, worst.conflict)
+        absent = unnamed(claim, " ".join(ranked.passage.text for ranked in evidence))
+        if reading.share >= PARTIAL_SHARE and absent:
+            return self._verdict(
+                GroundingStatus.UNCONFIRMED,
+                reading.sentence,
+                f"the passage never names {', '.join(absent)} ({words})",
+            )
         if reading.share >= PARTIAL_SHARE and reading.substitution:
             return self._verdict(
                 GroundingStatus.UNCONFIRMED,
