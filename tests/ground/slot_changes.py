@@ -157,7 +157,9 @@ def changes(claim: str, evidence: str, vocabulary: Vocabulary, rng: random.Rando
         others = [w for w in vocabulary.words if w[-2:] == word[-2:] and w not in stated]
         if others:
             other = rng.choice(others)
-            made.append(Changed(_replace(claim, word, other), "word"))
+            changed = _replace(claim, word, other)
+            if changed != claim:
+                made.append(Changed(changed, "word"))
     negated = _negation(claim)
     if negated:
         made.append(Changed(negated, "negation"))

@@ -133,8 +133,7 @@ def _replacements(slot: _Slot) -> list[tuple[str, str]]:
 # Words of a sentence that say how it is said, not what: they never stand in a claim word's place.
 _DISCOURSE = frozenset(
     """although though however whereas while compared additionally respectively moreover
-    furthermore here thus therefore background methods results conclusions conclusion objective
-    objectives design setting findings interpretation""".split()
+    furthermore here thus therefore""".split()
 )
 
 
@@ -204,11 +203,9 @@ def _substituted(slot: _Slot, lexicon: Lexicon) -> str:
     word one step more general or specific, a direction word of the same scale and way) or
     abbreviates: "" when the slot is only wording."""
     content = set(content_tokens(" ".join(slot.claimed)))
-    stated = [
-        w
-        for w in content_tokens(" ".join(slot.stated))
-        if stem(w) not in slot.claim_stems and w not in _DISCOURSE and not w.endswith("ly")
-    ]
+    # A sentence word the claim uses elsewhere still stands in this word's place ("The LTR
+    # pixel performs" against "The LTR model performs", "model" being in the claim later on).
+    stated = [w for w in content_tokens(" ".join(slot.stated)) if w not in _DISCOURSE]
     if not stated:
         return ""
     for word in slot.claimed:

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from citecore.ground.evidence import RankedPassage
 from citecore.ground.judges import JudgeVerdict
@@ -117,10 +118,20 @@ class LocalJudge:
         readings = []
         for ranked in evidence:
             passage = comparable(ranked.passage.text)
-            readings += [
-                (_read(compared, sentence, self.words, passage), ranked)
+            singles = [
+                _read(compared, sentence, self.words, passage)
                 for sentence in _sentences(ranked.passage.text)
             ]
+            # A claim may sum up two sentences of its source: the pair is read for support, and
+            # conflicts with what either sentence says (as each was read alone).
+            pairs = [
+                replace(
+                    _read(compared, f"{a.sentence} {b.sentence}", self.words, passage),
+                    conflict=a.conflict or b.conflict,
+                )
+                for a, b in pairwise(singles)
+            ]
+            readings += [(reading, ranked) for reading in singles + pairs]
         if not readings:
             return self._verdict(GroundingStatus.UNCONFIRMED, "", "no passage shares its words")
         reading = max(readings, key=lambda pair: (pair[0].share, pair[1].score))[0]

@@ -49,10 +49,18 @@ def is_number(token: str) -> bool:
     return bool(re.fullmatch(r"\d+(?:[.,]\d+)*", token))
 
 
+# The headings of a structured abstract ("RESULTS Of the 32,441 samples …") are not its words.
+_HEADINGS = re.compile(
+    r"\b(?:BACKGROUND|METHODS?|RESULTS?|CONCLUSIONS?|OBJECTIVES?|DESIGN|SETTING|FINDINGS|"
+    r"INTERPRETATION|PURPOSE|AIMS?|INTRODUCTION|DISCUSSION)\b"
+)
+
+
 def comparable(text: str) -> str:
     """The text as the rules compare it: number words as digits, so that "two years" and "16
-    years" compare, and the chemists' "NO" (nitric oxide) kept apart from the negation."""
-    text = re.sub(r"\bNO\b", "nitricoxide", text)
+    years" compare, the chemists' "NO" (nitric oxide) kept apart from the negation, and a
+    structured abstract's headings left out."""
+    text = _HEADINGS.sub(" ", re.sub(r"\bNO\b", "nitricoxide", text))
     return _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
 
 
