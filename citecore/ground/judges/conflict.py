@@ -56,7 +56,69 @@ def compare(claim: str, sentence: str, lexicon: Lexicon, passage: str = "") -> C
         or _denied(claim, sentence, passage or sentence)
         or _negated_in_source(claim, sentence)
     )
-    return Comparison(conflict, "" if conflict else substitution)
+    if conflict:
+        return Comparison(conflict, "")
+    return Comparison("", substitution or _displaced(claim, sentence, lexicon))
+
+
+def _same(word: str, other: str, lexicon: Lexicon) -> bool:
+    """Whether the lexicon, the direction scales or the stems know two words as one."""
+    return (
+        stem(word) == stem(other)
+        or word in other
+        or other in word
+        or along(word, other)
+        or lexicon.same_meaning(word, other)
+    )
+
+
+# Prepositions that the tokens' stop list leaves in: they relate words, never stand for one.
+_PREPOSITIONS = frozenset(
+    """during after before among between within across against versus vs upon without under
+    over through toward towards despite""".split()
+)
+
+
+def _displaced(claim: str, sentence: str, lexicon: Lexicon) -> str:
+    """A content word of the claim that the sentence does not state, next to a content word
+    they share, where the sentence has another content word next to that one: "breast dimer"
+    against "breast cancer", "thyroid lifetime" against "thyroid volume". The alignment of the
+    whole sentence misses it when the claim is worded otherwise around it."""
+    claim_words, sentence_words = tokens(claim), tokens(sentence)
+    sentence_stems = {stem(t) for t in sentence_words}
+    claim_stems = {stem(t) for t in claim_words}
+    content = set(content_tokens(claim))
+    stated_content = set(content_tokens(sentence))
+    for index, word in enumerate(claim_words):
+        if word not in content or is_number(word) or stem(word) in sentence_stems:
+            continue
+        if word in _PREPOSITIONS or any(
+            _same(word, other, lexicon)
+            or _abbreviates(other, claim_words, word)
+            or _abbreviates(word, sentence_words, other)
+            for other in stated_content
+        ):
+            continue
+        for side in (-1, 1):
+            at = index + side
+            if not 0 <= at < len(claim_words) or claim_words[at] not in content:
+                continue
+            anchor = claim_words[at]
+            for position, said in enumerate(sentence_words):
+                neighbour = position - side
+                if said != anchor or not 0 <= neighbour < len(sentence_words):
+                    continue
+                other = sentence_words[neighbour]
+                if (
+                    other in stated_content
+                    and other not in _PREPOSITIONS
+                    and stem(other) not in claim_stems
+                    and not is_number(other)
+                ):
+                    theirs = " ".join((anchor, other)[::side])
+                    mine = " ".join((anchor, word)[::side])
+                    return f"the source says '{theirs}' where the claim says '{mine}'"
+    return ""
 
 
 def _opposites(a: str, b: str, lexicon: Lexicon) -> bool:
