@@ -453,6 +453,58 @@ def test_sources_that_cannot_be_read_are_not_judged(tmp_path: Path) -> None:
             GroundingStatus.UNSUPPORTED,
             "swaps the sides",
         ),
+        # A name the passage never gives: no support for a claim about another protein.
+        (
+            "The extracellular domain of SVCT2 is cleaved in human beta cells.",
+            "In human beta cells, TMEM27 is cleaved at its extracellular domain.",
+            GroundingStatus.UNCONFIRMED,
+            "the passage never names svct2",
+        ),
+        # ... but an alias in parentheses is no other name, and an abbreviation is the name.
+        (
+            "Sertraline (Zoloft) is an SSRI used in major depression.",
+            "Sertraline is an SSRI used in major depression.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        (
+            "Sertraline is an SSRI used in major depression.",
+            "Sertraline is a selective serotonin reuptake inhibitor used in major depression.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        # A word next to a shared one, where the source has another word next to it.
+        (
+            "Birth weight is positively associated with breast dimer in adult women.",
+            "In adult women, breast cancer risk was positively associated with birth weight.",
+            GroundingStatus.UNCONFIRMED,
+            "the source says 'breast cancer' where the claim says 'breast dimer'",
+        ),
+        # A claim that sums up two sentences of its source.
+        (
+            "Statins reduce the risk of hip fracture in elderly patients by 50 percent.",
+            "We studied elderly patients. Use of statins reduced the risk of hip fracture by 50 "
+            "percent.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        # A negation said of the rest of its clause: the source denies the association.
+        (
+            "CHEK2 is associated with breast cancer risk.",
+            "We found no convincing association between any common CHEK2 haplotype and breast "
+            "cancer risk.",
+            GroundingStatus.UNSUPPORTED,
+            "the source denies it ('no'",
+        ),
+        # A negation of the claim's about what the source states, though the source has a
+        # 'no' of its own about something else.
+        (
+            "There is not an inverse relationship between hip fractures and statin use.",
+            "Clear inverse relationships were observed between hip fractures and statin use; "
+            "there was no evidence of such relationships with other agents.",
+            GroundingStatus.UNSUPPORTED,
+            "'not' in the claim only",
+        ),
         # The chemists' NO is nitric oxide, not a negation.
         (
             "Exercise improves vasodilation mediated by NO in the endothelium.",

@@ -115,8 +115,8 @@ def _displaced(claim: str, sentence: str, lexicon: Lexicon) -> str:
                     and stem(other) not in claim_stems
                     and not is_number(other)
                 ):
-                    theirs = " ".join((anchor, other)[::side])
-                    mine = " ".join((anchor, word)[::side])
+                    theirs = " ".join((anchor, other)[::-side])
+                    mine = " ".join((anchor, word)[::-side])
                     return f"the source says '{theirs}' where the claim says '{mine}'"
     return ""
 
