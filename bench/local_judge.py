@@ -17,7 +17,8 @@ evidence index ranks for them, as in a build. Printed:
   (target <= 5%) and how many `unsupported` (a conflict shown);
 - the real sentences as they are: how they are called (a sentence of the source is supported).
 
-Run with `python bench/local_judge.py`.
+Run with `python bench/local_judge.py` (`--rules-only`: without WordNet, as on a machine
+that lacks it).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.ground.evidence import Passage, RankedPassage
 from citecore.ground.judges.local import LocalJudge
+from citecore.ground.lexicon import RulesOnly
 from citecore.model import GroundingStatus
 from tests.ground.slot_changes import Vocabulary, changes, source_claims, source_pdfs, vocabulary
 from tests.paths import CORPUS
@@ -142,8 +144,11 @@ def main() -> None:
     """Print the figures per corpus and on the real PDFs."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-source", type=int, default=40, help="sentences per real PDF")
+    parser.add_argument(
+        "--rules-only", action="store_true", help="judge without WordNet, as where it is missing"
+    )
     arguments = parser.parse_args()
-    judge = LocalJudge()
+    judge = LocalJudge(RulesOnly("rules only: --rules-only") if arguments.rules_only else None)
     print(f"judge: {judge.model} ({judge.words.description})")
     texts = [text for rows in pairs().values() for row in rows for text in row[:2]]
     labelled(judge, vocabulary(texts))

@@ -1,14 +1,16 @@
 """The local judge: transparent lexical rules, fully offline, and honest about being lexical.
 
-It reads the claim against each sentence of the passages and says:
+It reads the claim against each sentence of the passages (and each pair of adjacent sentences,
+which a claim may sum up) and says:
 
 - UNSUPPORTED only with positive evidence of a conflict in a sentence that shares enough of the
   claim's words (`conflict.py`: a changed number, a negation or contrast on one side only, a
   word put in another's place that means its opposite or names another entity, swapped sides
   of a contrast, a direction stated the other way, a denial), shown as what the source says;
 - SUPPORTED when the sentence that shares most of the claim states most of its content words
-  and every number it states, and nothing in it conflicts with the claim or stands in place of
-  a claim's word without the lexicon (WordNet, where installed) knowing them as the same;
+  and every number it states, nothing in it conflicts with the claim, no word of it stands in
+  place of a claim's word without the lexicon (WordNet, where installed) knowing them as the
+  same, and the passage gives every name the claim gives (an identifier, an acronym);
 - PARTIAL when about half of the claim is there, on the same terms;
 - UNCONFIRMED otherwise: finding neither support nor conflict is not evidence against the
   writer, and a word the judge cannot place (a paraphrase, or a substitution) is neither.
