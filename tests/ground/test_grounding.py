@@ -505,6 +505,27 @@ def test_sources_that_cannot_be_read_are_not_judged(tmp_path: Path) -> None:
             GroundingStatus.UNSUPPORTED,
             "'not' in the claim only",
         ),
+        # A direction turned round by what stands before it: blocking X prevented Y says that
+        # X promotes Y.
+        (
+            "CX3CR1 on Th2 cells promotes airway inflammation in mice.",
+            "CX3CR1-blocking reagents prevented airway inflammation in mice with Th2 cells.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        (
+            "CX3CR1 on Th2 cells prevents airway inflammation in mice.",
+            "CX3CR1-blocking reagents prevented airway inflammation in mice with Th2 cells.",
+            GroundingStatus.UNSUPPORTED,
+            "the source says 'prevented' where the claim says 'prevents'",
+        ),
+        # An abbreviation spelled across words.
+        (
+            "Chenodeoxycholic acid treatment increases whole-body energy expenditure.",
+            "CDCA treatment increases whole-body energy expenditure.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
         # The chemists' NO is nitric oxide, not a negation.
         (
             "Exercise improves vasodilation mediated by NO in the endothelium.",

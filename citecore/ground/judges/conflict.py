@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from citecore.ground.judges.directions import along, direction_conflict, opposed
+from citecore.ground.judges.directions import along, direction_conflict, on_one_scale, opposed
 from citecore.ground.judges.words import is_number, quote, stem
 from citecore.ground.lexicon import Lexicon
 from citecore.ground.tokens import NEGATIONS, content_tokens, named_entities, normalize, tokens
@@ -94,6 +94,7 @@ def _displaced(claim: str, sentence: str, lexicon: Lexicon) -> str:
             continue
         if word in _PREPOSITIONS or any(
             _same(word, other, lexicon)
+            or on_one_scale(word, other)
             or _abbreviates(other, claim_words, word)
             or _abbreviates(word, sentence_words, other)
             for other in stated_content
@@ -199,22 +200,42 @@ _DISCOURSE = frozenset(
 )
 
 
+def _spells(short: str, run: list[str]) -> bool:
+    """Whether `short` is spelled by letters of the run's words in order, each word's first
+    letter among them ("cdca": Chenodeoxycholic Acid; "sno": S-NitrOsylated; "hsc":
+    Hematopoietic Stem Cells)."""
+    if not short:
+        return not run
+    if not run or short[0] != run[0][0]:
+        return False
+    word, rest = run[0], short[1:]
+    # The letters this word gives after its first: as many as lead to a spelling of the rest.
+    for taken in range(len(rest) + 1):
+        letters = iter(word[1:])
+        if all(letter in letters for letter in rest[:taken]) and _spells(rest[taken:], run[1:]):
+            return True
+    return False
+
+
 def _abbreviates(short: str, words: list[str], word: str | None = None) -> bool:
-    """Whether `short` abbreviates a run of `words` (one that holds `word`, when given): the
-    initials of two to five consecutive words ("hscs" for "hematopoietic stem cells", "kpd"
-    for "kidney paired donation"), or two or three letters of one long word, its first among
-    them ("il" for "interleukin")."""
+    """Whether `short` abbreviates a run of one to five of `words` (one that holds `word`, when
+    given), spelled by their letters in order with each word's first letter among them: "hscs"
+    for "hematopoietic stem cells", "il" for "interleukin", "cdca" for "chenodeoxycholic
+    acid". One word is abbreviated by at most four letters, and only a long word."""
     short = short[:-1] if short.endswith("s") and len(short) > 2 else short
     if not 2 <= len(short) <= 6 or not short.isalpha():
         return False
-    if word is not None and len(word) >= 8 and len(short) <= 3 and short[0] == word[0]:
-        letters = iter(word[1:])
-        if all(letter in letters for letter in short[1:]):
-            return True
-    for start in range(len(words) - len(short) + 1):
-        run = words[start : start + len(short)]
-        if (word is None or word in run) and "".join(w[0] for w in run) == short:
-            return True
+    for start in range(len(words)):
+        for end in range(start + 1, min(start + 6, len(words) + 1)):
+            run = words[start:end]
+            if word is not None and word not in run:
+                continue
+            if len(run) == 1 and (len(short) > 4 or len(run[0]) < 8):
+                continue
+            if len(run) > len(short):
+                break
+            if _spells(short, run):
+                return True
     return False
 
 

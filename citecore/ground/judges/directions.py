@@ -57,6 +57,13 @@ def along(a: str, b: str) -> bool:
     return bool(scale_a) and scale_a == scale_b and sign_a == sign_b
 
 
+def on_one_scale(a: str, b: str) -> bool:
+    """Two direction words on one scale, either way: whether they conflict is
+    `direction_conflict`'s to say, with the words they are said of."""
+    (scale_a, _), (scale_b, _) = _POLARITY.get(a, ("", 0)), _POLARITY.get(b, ("", 0))
+    return bool(scale_a) and scale_a == scale_b
+
+
 def _said_of(stems: list[str], position: int) -> set[str]:
     """The stems a direction word at `position` is said of: the words after it ("reduces
     energy expenditure"), or before it when it follows a form of "be" ("energy expenditure
@@ -71,12 +78,28 @@ def _said_of(stems: list[str], position: int) -> set[str]:
     return set(span[: cut[0]] if cut else span)
 
 
+# Words that turn a direction round when they stand just before it: "CX3CR1-blocking reagents
+# prevented inflammation" says that CX3CR1 promotes it.
+_INVERTERS = frozenset(
+    """blocking blocked blockade deficient deficiency knockout inhibitor inhibitors inhibition
+    antagonist antagonists depletion depleted loss lack absence""".split()
+)
+_INVERTER_REACH = 3
+
+
+def _sign(words: list[str], position: int, sign: int) -> int:
+    """The direction of the word at `position`, turned round by an inverter just before it."""
+    before = words[max(0, position - _INVERTER_REACH) : position]
+    return -sign if any(word in _INVERTERS for word in before) else sign
+
+
 def direction_conflict(claim: str, sentence: str) -> str:
     """A direction the claim states of something the sentence states the other way on the same
     scale ("reduces IL-10 production" against "induced IL-10 production", "reduces energy
     expenditure" against "energy expenditure was increased"): each direction word of the claim
-    is read against the sentence's direction words said of most of the same words. A sentence
-    that says the claim's own direction of those words as clearly states no conflict."""
+    is read against the sentence's direction words said of most of the same words, each turned
+    round by an inverter just before it ("blocking", "deficient", "loss"). A sentence that says
+    the claim's own direction of those words as clearly states no conflict."""
     claim_words, sentence_words = tokens(claim), tokens(sentence)
     content = {stem(t) for t in content_tokens(claim)}
     claim_stems = [stem(t) for t in claim_words]
@@ -85,12 +108,14 @@ def direction_conflict(claim: str, sentence: str) -> str:
         scale, sign = _POLARITY.get(word, ("", 0))
         if not sign:
             continue
+        sign = _sign(claim_words, index, sign)
         targets = _said_of(claim_stems, index) & content
         best: dict[int, tuple[int, str]] = {1: (0, ""), -1: (0, "")}
         for position, word_stem in enumerate(sentence_stems):
             other_scale, other = _STEM_POLARITY.get(word_stem, ("", 0))
             if not other or other_scale != scale:
                 continue
+            other = _sign(sentence_words, position, other)
             score = len(targets & _said_of(sentence_stems, position))
             if score > best[other][0]:
                 best[other] = (score, sentence_words[position])
