@@ -22,10 +22,11 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from citecore.ground.judges.directions import along, direction_conflict, on_one_scale, opposed
+from citecore.ground.judges.directions import direction_conflict, opposed
+from citecore.ground.judges.placing import DISCOURSE, displaced, same_word
 from citecore.ground.judges.words import is_number, quote, stem
 from citecore.ground.lexicon import Lexicon
-from citecore.ground.tokens import NEGATIONS, content_tokens, named_entities, normalize, tokens
+from citecore.ground.tokens import NEGATIONS, content_tokens, named_entities, tokens
 
 _OPPOSITE_PREFIXES = ("in", "un", "non", "dis", "im", "ir", "il", "anti")
 _STOPS = frozenset("of the a an and or to in on for with by at as".split())
@@ -58,68 +59,7 @@ def compare(claim: str, sentence: str, lexicon: Lexicon, passage: str = "") -> C
     )
     if conflict:
         return Comparison(conflict, "")
-    return Comparison("", substitution or _displaced(claim, sentence, lexicon))
-
-
-def _same(word: str, other: str, lexicon: Lexicon) -> bool:
-    """Whether the lexicon, the direction scales or the stems know two words as one."""
-    return (
-        stem(word) == stem(other)
-        or word in other
-        or other in word
-        or along(word, other)
-        or lexicon.same_meaning(word, other)
-    )
-
-
-# Prepositions that the tokens' stop list leaves in: they relate words, never stand for one.
-_PREPOSITIONS = frozenset(
-    """during after before among between within across against versus vs upon without under
-    over through toward towards despite""".split()
-)
-
-
-def _displaced(claim: str, sentence: str, lexicon: Lexicon) -> str:
-    """A content word of the claim that the sentence does not state, next to a content word
-    they share, where the sentence has another content word next to that one: "breast dimer"
-    against "breast cancer", "thyroid lifetime" against "thyroid volume". The alignment of the
-    whole sentence misses it when the claim is worded otherwise around it."""
-    claim_words, sentence_words = tokens(claim), tokens(sentence)
-    sentence_stems = {stem(t) for t in sentence_words}
-    claim_stems = {stem(t) for t in claim_words}
-    content = set(content_tokens(claim))
-    stated_content = set(content_tokens(sentence))
-    for index, word in enumerate(claim_words):
-        if word not in content or is_number(word) or stem(word) in sentence_stems:
-            continue
-        if word in _PREPOSITIONS or any(
-            _same(word, other, lexicon)
-            or on_one_scale(word, other)
-            or _abbreviates(other, claim_words, word)
-            or _abbreviates(word, sentence_words, other)
-            for other in stated_content
-        ):
-            continue
-        for side in (-1, 1):
-            at = index + side
-            if not 0 <= at < len(claim_words) or claim_words[at] not in content:
-                continue
-            anchor = claim_words[at]
-            for position, said in enumerate(sentence_words):
-                neighbour = position - side
-                if said != anchor or not 0 <= neighbour < len(sentence_words):
-                    continue
-                other = sentence_words[neighbour]
-                if (
-                    other in stated_content
-                    and other not in _PREPOSITIONS
-                    and stem(other) not in claim_stems
-                    and not is_number(other)
-                ):
-                    theirs = " ".join((anchor, other)[::-side])
-                    mine = " ".join((anchor, word)[::-side])
-                    return f"the source says '{theirs}' where the claim says '{mine}'"
-    return ""
+    return Comparison("", substitution or displaced(claim, sentence, lexicon))
 
 
 def _opposites(a: str, b: str, lexicon: Lexicon) -> bool:
@@ -193,93 +133,6 @@ def _replacements(slot: _Slot) -> list[tuple[str, str]]:
     ]
 
 
-# Words of a sentence that say how it is said, not what: they never stand in a claim word's place.
-_DISCOURSE = frozenset(
-    """although though however whereas while compared additionally respectively moreover
-    furthermore here thus therefore""".split()
-)
-
-
-def _spells(short: str, run: list[str]) -> bool:
-    """Whether `short` is spelled by letters of the run's words in order, each word's first
-    letter among them ("cdca": Chenodeoxycholic Acid; "sno": S-NitrOsylated; "hsc":
-    Hematopoietic Stem Cells)."""
-    if not short:
-        return not run
-    if not run or short[0] != run[0][0]:
-        return False
-    word, rest = run[0], short[1:]
-    # The letters this word gives after its first: as many as lead to a spelling of the rest.
-    for taken in range(len(rest) + 1):
-        letters = iter(word[1:])
-        if all(letter in letters for letter in rest[:taken]) and _spells(rest[taken:], run[1:]):
-            return True
-    return False
-
-
-def _abbreviates(short: str, words: list[str], word: str | None = None) -> bool:
-    """Whether `short` abbreviates a run of one to five of `words` (one that holds `word`, when
-    given), spelled by their letters in order with each word's first letter among them: "hscs"
-    for "hematopoietic stem cells", "il" for "interleukin", "cdca" for "chenodeoxycholic
-    acid". One word is abbreviated by at most four letters, and only a long word."""
-    short = short[:-1] if short.endswith("s") and len(short) > 2 else short
-    if not 2 <= len(short) <= 6 or not short.isalpha():
-        return False
-    for start in range(len(words)):
-        for end in range(start + 1, min(start + 6, len(words) + 1)):
-            run = words[start:end]
-            if word is not None and word not in run:
-                continue
-            if len(run) == 1 and (len(short) > 4 or len(run[0]) < 8):
-                continue
-            if len(run) > len(short):
-                break
-            if _spells(short, run):
-                return True
-    return False
-
-
-# A name: a word with letters and digits ("TMEM27", "p53"), three capitals or more ("HPV", not
-# "US" or "IV"), or a capitalized word inside a sentence ("Okazaki"); the name part of a compound
-# ("IP3R" of "IP3R-mediated").
-_NAME = re.compile(
-    r"^(?:[a-z]*[A-Za-z][a-z]*\d\w*|\w*\d\w*[A-Za-z]\w*|\w*[A-Z]\w*[A-Z]\w*[A-Z]\w*|[A-Z][a-z]{2,})$"
-)
-
-
-def _names(claim: str) -> set[str]:
-    """The names a claim gives, folded as tokens are; an alias in parentheses ("zidovudine
-    (AZT)") is not another name, and a headline in title case or capitals names nothing by its
-    capitals."""
-    plain = re.sub(r"\([^()]*\)", " ", claim)
-    words = plain.split()
-    headline = sum(w[:1].isupper() for w in words) * 2 >= len(words)
-    names = set()
-    for index, word in enumerate(words):
-        for part in re.split(r"[-/]", word.strip(".,;:!?'\"")):
-            capitals_only = part.isalpha() and (part.istitle() or part.isupper())
-            if not _NAME.match(part) or (capitals_only and (headline or index == 0)):
-                continue
-            names.add(normalize(part))
-    return names
-
-
-def unnamed(claim: str, passage: str) -> list[str]:
-    """The names the claim gives that the passage never gives, in full or abbreviated: a
-    reader cannot find support for a claim about "TMEM27" in a passage about "SVCT2"."""
-    stated = tokens(passage)
-    present = set(stated)
-    claim_words = tokens(claim)
-    short_forms = [t for t in present if t.isalpha() and len(t) <= 6]
-    return sorted(
-        name
-        for name in _names(claim)
-        if name not in present
-        and not _abbreviates(name, stated)
-        and not any(_abbreviates(short, claim_words, name) for short in short_forms)
-    )
-
-
 def _substituted(slot: _Slot, lexicon: Lexicon) -> str:
     """A content word of the claim that the sentence does not state, with content words of the
     sentence in its place none of which the lexicon knows as meaning the same (a synonym, a
@@ -288,21 +141,14 @@ def _substituted(slot: _Slot, lexicon: Lexicon) -> str:
     content = set(content_tokens(" ".join(slot.claimed)))
     # A sentence word the claim uses elsewhere still stands in this word's place ("The LTR
     # pixel performs" against "The LTR model performs", "model" being in the claim later on).
-    stated = [w for w in content_tokens(" ".join(slot.stated)) if w not in _DISCOURSE]
+    stated = [w for w in content_tokens(" ".join(slot.stated)) if w not in DISCOURSE]
     if not stated:
         return ""
+    context = (slot.claim_words, slot.sentence_words)
     for word in slot.claimed:
         if word not in content or stem(word) in slot.sentence_stems or is_number(word):
             continue
-        if any(
-            word in other
-            or other in word
-            or along(word, other)
-            or lexicon.same_meaning(word, other)
-            or _abbreviates(other, slot.claim_words, word)
-            or _abbreviates(word, slot.sentence_words, other)
-            for other in stated
-        ):
+        if any(same_word(word, other, context, lexicon) for other in stated):
             continue
         return f"the source says '{' '.join(stated)}' where the claim says '{word}'"
     return ""

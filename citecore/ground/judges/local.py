@@ -31,7 +31,8 @@ from itertools import pairwise
 
 from citecore.ground.evidence import RankedPassage
 from citecore.ground.judges import JudgeVerdict
-from citecore.ground.judges.conflict import compare, unnamed
+from citecore.ground.judges.conflict import compare
+from citecore.ground.judges.placing import unnamed
 from citecore.ground.judges.words import comparable, is_number, stem
 from citecore.ground.lexicon import Lexicon, lexicon
 from citecore.ground.tokens import content_tokens, tokens

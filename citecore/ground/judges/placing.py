@@ -1,0 +1,169 @@
+"""Whether the judge can place a claim's word in the source: the same word, a synonym, an
+abbreviation, or a name the source gives; and where it finds another word in its place.
+
+A word the judge cannot place is no conflict — a paraphrase looks the same to a lexical judge
+— but no support either: these rules turn `supported`/`partial` into `unconfirmed`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citecore.ground.judges.directions import along, on_one_scale
+from citecore.ground.judges.words import is_number, stem
+from citecore.ground.lexicon import Lexicon
+from citecore.ground.tokens import content_tokens, normalize, tokens
+
+# Words of a sentence that say how it is said, not what: they never stand in a claim word's place.
+DISCOURSE = frozenset(
+    """although though however whereas while compared additionally respectively moreover
+    furthermore here thus therefore""".split()
+)
+
+
+# Prepositions that the tokens' stop list leaves in: they relate words, never stand for one.
+_PREPOSITIONS = frozenset(
+    """during after before among between within across against versus vs upon without under
+    over through toward towards despite""".split()
+)
+
+
+def same_word(
+    word: str, other: str, context: tuple[list[str], list[str]], lexicon: Lexicon
+) -> bool:
+    """Whether the judge knows `other` of the source as the claim's `word`: one stem, one
+    inside the other, direction words of one scale, the same meaning in the lexicon, or an
+    abbreviation of the other side's words (`context`: the claim's and the sentence's
+    tokens)."""
+    claim_words, sentence_words = context
+    return (
+        stem(word) == stem(other)
+        or word in other
+        or other in word
+        or along(word, other)
+        or lexicon.same_meaning(word, other)
+        or _abbreviates(other, claim_words, word)
+        or _abbreviates(word, sentence_words, other)
+    )
+
+
+def _spells(short: str, run: list[str]) -> bool:
+    """Whether `short` is spelled by letters of the run's words in order, each word's first
+    letter among them ("cdca": Chenodeoxycholic Acid; "sno": S-NitrOsylated; "hsc":
+    Hematopoietic Stem Cells)."""
+    if not short:
+        return not run
+    if not run or short[0] != run[0][0]:
+        return False
+    word, rest = run[0], short[1:]
+    # The letters this word gives after its first: as many as lead to a spelling of the rest.
+    for taken in range(len(rest) + 1):
+        letters = iter(word[1:])
+        if all(letter in letters for letter in rest[:taken]) and _spells(rest[taken:], run[1:]):
+            return True
+    return False
+
+
+def _abbreviates(short: str, words: list[str], word: str | None = None) -> bool:
+    """Whether `short` abbreviates a run of one to five of `words` (one that holds `word`, when
+    given), spelled by their letters in order with each word's first letter among them: "hscs"
+    for "hematopoietic stem cells", "il" for "interleukin", "cdca" for "chenodeoxycholic
+    acid". One word is abbreviated by at most four letters, and only a long word."""
+    short = short[:-1] if short.endswith("s") and len(short) > 2 else short
+    if not 2 <= len(short) <= 6 or not short.isalpha():
+        return False
+    for start in range(len(words)):
+        for end in range(start + 1, min(start + 6, len(words) + 1)):
+            run = words[start:end]
+            if word is not None and word not in run:
+                continue
+            if len(run) == 1 and (len(short) > 4 or len(run[0]) < 8):
+                continue
+            if len(run) > len(short):
+                break
+            if _spells(short, run):
+                return True
+    return False
+
+
+# A name: a word with letters and digits ("TMEM27", "p53"), three capitals or more ("HPV", not
+# "US" or "IV"), or a capitalized word inside a sentence ("Okazaki"); the name part of a compound
+# ("IP3R" of "IP3R-mediated").
+_NAME = re.compile(
+    r"^(?:[a-z]*[A-Za-z][a-z]*\d\w*|\w*\d\w*[A-Za-z]\w*|\w*[A-Z]\w*[A-Z]\w*[A-Z]\w*|[A-Z][a-z]{2,})$"
+)
+
+
+def _names(claim: str) -> set[str]:
+    """The names a claim gives, folded as tokens are; an alias in parentheses ("zidovudine
+    (AZT)") is not another name, and a headline in title case or capitals names nothing by its
+    capitals."""
+    plain = re.sub(r"\([^()]*\)", " ", claim)
+    words = plain.split()
+    headline = sum(w[:1].isupper() for w in words) * 2 >= len(words)
+    names = set()
+    for index, word in enumerate(words):
+        for part in re.split(r"[-/]", word.strip(".,;:!?'\"")):
+            capitals_only = part.isalpha() and (part.istitle() or part.isupper())
+            if not _NAME.match(part) or (capitals_only and (headline or index == 0)):
+                continue
+            names.add(normalize(part))
+    return names
+
+
+def unnamed(claim: str, passage: str) -> list[str]:
+    """The names the claim gives that the passage never gives, in full or abbreviated: a
+    reader cannot find support for a claim about "TMEM27" in a passage about "SVCT2"."""
+    stated = tokens(passage)
+    present = set(stated)
+    claim_words = tokens(claim)
+    short_forms = [t for t in present if t.isalpha() and len(t) <= 6]
+    return sorted(
+        name
+        for name in _names(claim)
+        if name not in present
+        and not _abbreviates(name, stated)
+        and not any(_abbreviates(short, claim_words, name) for short in short_forms)
+    )
+
+
+def displaced(claim: str, sentence: str, lexicon: Lexicon) -> str:
+    """A content word of the claim that the sentence does not state, next to a content word
+    they share, where the sentence has another content word next to that one: "breast dimer"
+    against "breast cancer", "thyroid lifetime" against "thyroid volume". The alignment of the
+    whole sentence misses it when the claim is worded otherwise around it."""
+    claim_words, sentence_words = tokens(claim), tokens(sentence)
+    sentence_stems = {stem(t) for t in sentence_words}
+    claim_stems = {stem(t) for t in claim_words}
+    content = set(content_tokens(claim))
+    stated_content = set(content_tokens(sentence))
+    for index, word in enumerate(claim_words):
+        if word not in content or is_number(word) or stem(word) in sentence_stems:
+            continue
+        # Two direction words of one scale are `direction_conflict`'s to compare.
+        if word in _PREPOSITIONS or any(
+            same_word(word, other, (claim_words, sentence_words), lexicon)
+            or on_one_scale(word, other)
+            for other in stated_content
+        ):
+            continue
+        for side in (-1, 1):
+            at = index + side
+            if not 0 <= at < len(claim_words) or claim_words[at] not in content:
+                continue
+            anchor = claim_words[at]
+            for position, said in enumerate(sentence_words):
+                neighbour = position - side
+                if said != anchor or not 0 <= neighbour < len(sentence_words):
+                    continue
+                other = sentence_words[neighbour]
+                if (
+                    other in stated_content
+                    and other not in _PREPOSITIONS
+                    and stem(other) not in claim_stems
+                    and not is_number(other)
+                ):
+                    theirs = " ".join((anchor, other)[::-side])
+                    mine = " ".join((anchor, word)[::-side])
+                    return f"the source says '{theirs}' where the claim says '{mine}'"
+    return ""
