@@ -9,7 +9,8 @@ from __future__ import annotations
 from citecore.ground.judges.words import quote, stem
 from citecore.ground.tokens import content_tokens, tokens
 
-# Words that state a direction (English, closed class), on one scale each: up (+1) or down (-1).
+# Words that state a direction (English, closed class) on a scale: up (+1) or down (-1). A word
+# may lie on two scales ("impairs survival" lowers it and worsens it).
 _SCALES = {
     # how much of something there is, or how active it is
     "amount": (
@@ -21,7 +22,7 @@ _SCALES = {
         fewer smaller inhibit inhibits inhibited suppress suppresses suppressed diminish
         diminishes diminished downregulate downregulates downregulated loss losses fall falls fell
         decline declines declined attenuate attenuates attenuated below minimum minority prevent
-        prevents prevented""",
+        prevents prevented impair impairs impaired""",
     ),
     "quality": (
         "improve improves improved strong stronger benefit benefits positive positively",
@@ -33,35 +34,37 @@ _SCALES = {
     "presence": ("present", "absent"),
     "acceptance": ("accept accepts accepted", "reject rejects rejected"),
 }
-_POLARITY = {
-    word: (scale, sign)
-    for scale, (up, down) in _SCALES.items()
-    for sign, words in ((1, up), (-1, down))
-    for word in words.split()
-}
+_POLARITY: dict[str, dict[str, int]] = {}
+for _scale, (_up, _down) in _SCALES.items():
+    for _sign_of, _words in ((1, _up), (-1, _down)):
+        for _word in _words.split():
+            _POLARITY.setdefault(_word, {})[_scale] = _sign_of
 _DIRECTION_REACH = 6  # words next to a direction word that count as what it is said of
 _COPULAS = frozenset("is are was were be been being become became remain remained".split())
 # By stem, so that the nouns count too ("suppression", "reduction").
 _STEM_POLARITY = {stem(word): polarity for word, polarity in _POLARITY.items()}
 
 
+def _pairs(a: str, b: str) -> list[tuple[int, int]]:
+    """The signs of two words on each scale they share."""
+    scales_a, scales_b = _POLARITY.get(a, {}), _POLARITY.get(b, {})
+    return [(sign, scales_b[scale]) for scale, sign in scales_a.items() if scale in scales_b]
+
+
 def opposed(a: str, b: str) -> bool:
     """Two direction words on one scale, pointing opposite ways."""
-    (scale_a, sign_a), (scale_b, sign_b) = _POLARITY.get(a, ("", 0)), _POLARITY.get(b, ("", 0))
-    return scale_a == scale_b and sign_a * sign_b < 0
+    return any(x * y < 0 for x, y in _pairs(a, b))
 
 
 def along(a: str, b: str) -> bool:
     """Two direction words on one scale, pointing the same way ("decreased"/"declined")."""
-    (scale_a, sign_a), (scale_b, sign_b) = _POLARITY.get(a, ("", 0)), _POLARITY.get(b, ("", 0))
-    return bool(scale_a) and scale_a == scale_b and sign_a == sign_b
+    return any(x == y for x, y in _pairs(a, b))
 
 
 def on_one_scale(a: str, b: str) -> bool:
     """Two direction words on one scale, either way: whether they conflict is
     `direction_conflict`'s to say, with the words they are said of."""
-    (scale_a, _), (scale_b, _) = _POLARITY.get(a, ("", 0)), _POLARITY.get(b, ("", 0))
-    return bool(scale_a) and scale_a == scale_b
+    return bool(_pairs(a, b))
 
 
 def _said_of(stems: list[str], position: int) -> set[str]:
@@ -105,22 +108,20 @@ def direction_conflict(claim: str, sentence: str) -> str:
     claim_stems = [stem(t) for t in claim_words]
     sentence_stems = [stem(t) for t in sentence_words]
     for index, word in enumerate(claim_words):
-        scale, sign = _POLARITY.get(word, ("", 0))
-        if not sign:
-            continue
-        sign = _sign(claim_words, index, sign)
         targets = _said_of(claim_stems, index) & content
-        best: dict[int, tuple[int, str]] = {1: (0, ""), -1: (0, "")}
-        for position, word_stem in enumerate(sentence_stems):
-            other_scale, other = _STEM_POLARITY.get(word_stem, ("", 0))
-            if not other or other_scale != scale:
-                continue
-            other = _sign(sentence_words, position, other)
-            score = len(targets & _said_of(sentence_stems, position))
-            if score > best[other][0]:
-                best[other] = (score, sentence_words[position])
-        (against, said), (along, _) = best[-sign], best[sign]
-        # One shared word is no evidence that two statements are about the same thing.
-        if against >= min(2, len(targets)) and against > along:
-            return f"the source says '{said}' where the claim says '{word}': {quote(sentence)}"
+        for scale, sign in _POLARITY.get(word, {}).items():
+            sign = _sign(claim_words, index, sign)
+            best: dict[int, tuple[int, str]] = {1: (0, ""), -1: (0, "")}
+            for position, word_stem in enumerate(sentence_stems):
+                other = _STEM_POLARITY.get(word_stem, {}).get(scale, 0)
+                if not other:
+                    continue
+                other = _sign(sentence_words, position, other)
+                score = len(targets & _said_of(sentence_stems, position))
+                if score > best[other][0]:
+                    best[other] = (score, sentence_words[position])
+            (against, said), (agreeing, _) = best[-sign], best[sign]
+            # One shared word is no evidence that two statements are about the same thing.
+            if against >= min(2, len(targets)) and against > agreeing:
+                return f"the source says '{said}' where the claim says '{word}': {quote(sentence)}"
     return ""

@@ -119,8 +119,10 @@ class LocalJudge:
         del keys  # the evidence already comes from the cited keys' sources
         compared = comparable(claim)
         readings = []
+        texts = []
         for ranked in evidence:
             passage = comparable(ranked.passage.text)
+            texts.append(passage)
             singles = [
                 _read(compared, sentence, self.words, passage)
                 for sentence in _sentences(ranked.passage.text)
@@ -143,7 +145,7 @@ class LocalJudge:
         if conflicting and not (reading.share >= SUPPORTED_SHARE and not reading.conflict):
             worst = max(conflicting, key=lambda r: r.share)
             return self._verdict(GroundingStatus.UNSUPPORTED, worst.sentence, worst.conflict)
-        absent = unnamed(claim, " ".join(ranked.passage.text for ranked in evidence))
+        absent = unnamed(compared, " ".join(texts))
         if reading.share >= PARTIAL_SHARE and absent:
             return self._verdict(
                 GroundingStatus.UNCONFIRMED,

@@ -58,9 +58,12 @@ _HEADINGS = re.compile(
 
 def comparable(text: str) -> str:
     """The text as the rules compare it: number words as digits, so that "two years" and "16
-    years" compare, the chemists' "NO" (nitric oxide) kept apart from the negation, and a
-    structured abstract's headings left out."""
+    years" compare, the chemists' "NO" (nitric oxide) kept apart from the negation, a
+    structured abstract's headings left out, and subscripts in parentheses joined to their
+    word ("T(H)2")."""
     text = _HEADINGS.sub(" ", re.sub(r"\bNO\b", "nitricoxide", text))
+    # A subscript written in parentheses inside a word is part of it: "T(H)2" is "TH2".
+    text = re.sub(r"(?<=\w)\((\w{1,3})\)(?=\w)", r"\1", text)
     return _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
 
 
