@@ -526,6 +526,15 @@ def test_sources_that_cannot_be_read_are_not_judged(tmp_path: Path) -> None:
             GroundingStatus.SUPPORTED,
             "",
         ),
+        # A negation in the subject ends at its verb; the source's own denial of the rest is
+        # a conflict though the claim has a negation of its own.
+        (
+            "Treg cells lacking integrin avb8 are able to suppress pathogenic T cell responses.",
+            "However, Treg cells lacking integrin avb8 were unable to suppress pathogenic T cell "
+            "responses.",
+            GroundingStatus.UNSUPPORTED,
+            "'unable' in the source only",
+        ),
         # The chemists' NO is nitric oxide, not a negation.
         (
             "Exercise improves vasodilation mediated by NO in the endothelium.",

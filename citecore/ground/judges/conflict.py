@@ -270,6 +270,7 @@ _NOT_DENYING = re.compile(r"\b(not only|not just|not least|not surprisingly|no d
 # Words before a negation that make it name a group or a case, not deny a statement
 # ("patients with no hypoglycemia", "whether or not").
 _NAMING = frozenset("but and or with of if whether".split())
+_VERBS_AFTER = frozenset("is are was were has have had".split())
 
 
 def _negations(text: str) -> list[tuple[str, set[str]]]:
@@ -286,7 +287,10 @@ def _negations(text: str) -> list[tuple[str, set[str]]]:
                 continue
             if index and words[index - 1] in _NAMING:
                 continue
-            said = " ".join(words[index + 1 : index + 1 + _SCOPE])
+            following = words[index + 1 : index + 1 + _SCOPE]
+            # A negation inside the subject ends at its verb: "cells lacking avb8 are adept".
+            verb = next((i for i, t in enumerate(following) if t in _VERBS_AFTER), len(following))
+            said = " ".join(following[: verb if verb else len(following)])
             found.append((word, {stem(t) for t in content_tokens(said)}))
     return found
 
@@ -311,17 +315,18 @@ def _denied(claim: str, sentence: str, passage: str) -> str:
 def _negated_in_source(claim: str, sentence: str) -> str:
     """What the claim states plainly and the source denies: a negation of the sentence's own
     statement ("was not associated with an increased risk", "evidence was lacking for
-    cognitive impairment") said of at least two of the claim's words, where the claim has no
-    negation or contrast at all. A negation that sets a case aside ("in premenopausal, but
+    cognitive impairment") said of at least two of the claim's words, where no negation of the
+    claim is said of the same words. A negation that sets a case aside ("in premenopausal, but
     not postmenopausal, women") or names an absence ("patients with no hypoglycemia") denies
     nothing the claim states."""
-    if _cue_words(claim):
-        return ""
     wanted = {stem(t) for t in content_tokens(claim)}
+    claim_negations = _negations(claim)
     for word, said in _negations(sentence):
         # "without" names a group in a source ("patients without diabetes") more often than not
         denies = word != "without" and (word in NEGATIONS | {"lacking"} or word.endswith("n't"))
-        if denies and len(said & wanted) >= 2:
+        # ... and a claim that negates the same words says what the source says.
+        matched = any(len(said & other) >= 2 for _, other in claim_negations)
+        if denies and not matched and len(said & wanted) >= 2:
             return (
                 f"the source denies it ('{word}' before the claim's own words): {quote(sentence)}"
             )
