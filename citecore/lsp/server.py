@@ -50,6 +50,9 @@ class CitecheckServer(LanguageServer):
         super().__init__("citecheck", __version__)
         self.analyses: dict[Path, Analysis] = {}
         self.published: set[Path] = set()
+        # The version of each document an edit's check was started for: quick edits arrive
+        # faster than they are checked, and each text is checked once.
+        self.edited: dict[str, int] = {}
         self.options_layer: dict[str, Any] = {}
 
     def workspace_root(self, path: Path) -> Path:
@@ -147,13 +150,22 @@ async def did_open(ls: CitecheckServer, params: types.DidOpenTextDocumentParams)
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 async def did_change(ls: CitecheckServer, params: types.DidChangeTextDocumentParams) -> None:
-    """Diagnostics for the edited text (local checks and cached verdicts only)."""
-    await ls.analyse(params.text_document.uri)
+    """Diagnostics for the edited text (local checks and cached verdicts only), once per text:
+    an edit handled after later edits were applied finds their text, which the first of them
+    checks."""
+    uri = params.text_document.uri
+    version = ls.workspace.get_text_document(uri).version
+    if version is not None and ls.edited.get(uri) == version:
+        return
+    if version is not None:
+        ls.edited[uri] = version
+    await ls.analyse(uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: CitecheckServer, params: types.DidCloseTextDocumentParams) -> None:
     """Forget a closed document and clear its diagnostics."""
+    ls.edited.pop(params.text_document.uri, None)
     fs_path = to_fs_path(params.text_document.uri)
     if fs_path:
         ls.analyses.pop(Path(fs_path), None)
