@@ -43,7 +43,7 @@ PARTIAL_SHARE = 0.45
 # How much of the claim must be in the sentence before a difference in it is a conflict rather
 # than a sign that the sentence is about something else.
 CONFLICT_SHARE = 0.40
-_RULES_VERSION = "lexical-rules-v6"
+_RULES_VERSION = "lexical-rules-v7"
 
 
 def _sentences(text: str) -> list[str]:

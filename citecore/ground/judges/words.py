@@ -1,22 +1,16 @@
-"""How the local judge reads a word: a crude stem, numbers in digits or words, a quotation."""
+"""How the local judge reads a word: its stem, numbers in digits or words, a quotation."""
 
 from __future__ import annotations
 
 import re
 
-_STEM = 5  # words agreeing on their first letters count as the same word ("learned"/"learning")
-_SUFFIXES = (
-    ("ies", "y"),
-    ("ied", "y"),
-    ("ations", ""),
-    ("ation", ""),
-    ("ings", ""),
-    ("ing", ""),
-    ("ed", ""),
-    ("es", ""),
-    ("ly", ""),
-    ("s", ""),
-)
+import snowballstemmer
+
+# Snowball's English (Porter 2) stemmer: the word families a reader sees as one word
+# ("improves"/"improvement", "regulates"/"regulation") without a crude prefix rule that also
+# joins words that are not ("protein"/"protect"). Measured against the suffix list and first
+# five letters it replaced: more supported claims found, no more reassurance on a changed slot.
+_ENGLISH = snowballstemmer.stemmer("english")
 # Number words read as the numbers they are ("two years" is "2 years"); "one" is left alone, as
 # it is as often a pronoun ("one of the") as a number.
 _NUMBER_WORDS = {
@@ -35,13 +29,8 @@ _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECA
 
 
 def stem(word: str) -> str:
-    """A crude stem: a common suffix off ("relies", "relying" → "rely"), then the first letters
-    ("learned"/"learning")."""
-    for suffix, replacement in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.isdigit():
-            word = word[: len(word) - len(suffix)] + replacement
-            break
-    return word[:_STEM] if len(word) > _STEM + 1 else word
+    """The word's stem ("relies", "relying" → "reli"); numbers are left as they are."""
+    return word if word[:1].isdigit() else str(_ENGLISH.stemWord(word))
 
 
 def is_number(token: str) -> bool:
