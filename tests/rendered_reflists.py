@@ -160,17 +160,18 @@ def expected_references(paper: Path) -> list[Expected]:
     items = {
         item["id"]: item for item in json.loads(_pandoc("paper.bib", "-t", "csljson", cwd=paper))
     }
-    return [
-        Expected(
-            key,
-            _plain(str(items[key].get("title", ""))),
-            _first_author(items[key]),
-            _year(items[key]),
-            _plain(str(items[key].get("container-title", ""))),
-        )
-        for key in keys
-        if key in items
-    ]
+    return [expected_entry(key, items[key]) for key in keys if key in items]
+
+
+def expected_entry(key: str, item: dict[str, Any]) -> Expected:
+    """One bibliography entry (as pandoc's CSL JSON gives it) as the oracle holds it."""
+    return Expected(
+        key,
+        _plain(str(item.get("title", ""))),
+        _first_author(item),
+        _year(item),
+        _plain(str(item.get("container-title", ""))),
+    )
 
 
 def normalized(text: str) -> str:

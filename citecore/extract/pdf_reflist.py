@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -141,12 +142,38 @@ def _sentence_starts(lines: Sequence[PdfLine]) -> list[int]:
     return [0] + [i for i in range(1, len(lines)) if opens_entry(lines[i - 1].text, lines[i].text)]
 
 
+# An alphabetic label in brackets ("[BDN+07]", "[dVSH+18]", "[B+16]" whose "+" was set raised).
+_LABEL = re.compile(r"^\[[^\[\]]{1,16}\]\s")
+
+
+def _label_starts(lines: Sequence[PdfLine]) -> list[int]:
+    """Entry starts from bracketed labels at line starts, found by their alignment: a label
+    line starts left of where the entry's other lines start (labels set flush, or right-aligned
+    in a box before the hanging text). A bracket inside an entry ("[Online]") starts at the
+    text's edge, not left of it."""
+    labelled = [i for i, line in enumerate(lines) if _LABEL.match(line.text)]
+    if len(labelled) < 2 or len(labelled) * 12 < len(lines):
+        return []
+    # The text's edge in each page's column: where most unlabelled lines start.
+    edges: dict[tuple[int, int], Counter[int]] = {}
+    for index, line in enumerate(lines):
+        if index not in labelled:
+            edges.setdefault((line.page, line.column), Counter())[round(line.x0)] += 1
+    starts = []
+    for index in labelled:
+        line = lines[index]
+        edge = edges.get((line.page, line.column))
+        if edge is None or line.x0 < edge.most_common(1)[0][0] - 2:
+            starts.append(index)
+    return starts if len(starts) >= 2 else []
+
+
 def _entry_starts(lines: Sequence[PdfLine]) -> list[int]:
     texts = [line.text for line in lines]
     numbered = numbered_starts(texts)
     if len(numbered) >= 2 and len(numbered) * 6 >= len(lines) / 2:
         return numbered
-    for finder in (_indent_starts, _gap_starts):
+    for finder in (_label_starts, _indent_starts, _gap_starts):
         starts = finder(lines)
         if len(starts) >= 2:
             return starts
@@ -164,7 +191,7 @@ def pdf_entries(lines: Sequence[PdfLine]) -> list[PdfEntry]:
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(section)
         lines = section[start:end]
-        text = NUMBERED.sub("", join_lines([line.text for line in lines]))
+        text = _LABEL.sub("", NUMBERED.sub("", join_lines([line.text for line in lines])))
         if has_marker(text):
             entries.append(PdfEntry(" ".join(text.split()), lines[0].page, _italic_runs(lines)))
     return entries

@@ -17,8 +17,10 @@ from citecore.identifiers import arxiv_in_text
 NUMBERED = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")
 _BULLETED = re.compile(r"^\s*[-*•·]\s+")
 HEADING = re.compile(
-    r"^\s*(?:#+\s*)?(?:\d+\.?\s*)?(references|bibliography|literature cited|works cited|"
-    r"literatur|literaturverzeichnis|références|bibliographie)\s*:?\s*$",
+    r"^\s*(?:#+\s*)?(?:\d+\.?\s*)?(references|reference list|bibliography|literature cited|"
+    r"works cited|literatur|literaturverzeichnis|références|bibliographie|referencias|"
+    r"bibliografía|referências|bibliografia|riferimenti bibliografici|литература|"
+    r"список литературы|참고\s?문헌|参考文献|參考文獻)\s*:?\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -31,9 +33,13 @@ class ListedReference:
     line: int
 
 
+_URL = re.compile(r"\b(?:https?://|www\.)\S", re.IGNORECASE)
+
+
 def has_marker(text: str) -> bool:
-    """Whether `text` carries what every reference has: a year, a DOI or an arXiv id."""
-    return bool(YEAR.search(text) or DOI.search(text) or arxiv_in_text(text))
+    """Whether `text` carries what every reference has: a year, a DOI, an arXiv id or a link
+    (a manual or a web page may print no date: "Intel C++ Compiler. https://…")."""
+    return bool(YEAR.search(text) or DOI.search(text) or arxiv_in_text(text) or _URL.search(text))
 
 
 def numbered_starts(lines: Sequence[str]) -> list[int]:

@@ -50,20 +50,24 @@ _TEX_SUPPORT |= {".ldf", ".tfm", ".enc", ".map", ".otf", ".ttf", ".pfb"}
 # The last pass writes no PDF (latexmk's is kept): xelatex's own PDF driver may stop the run.
 _ENGINES = {"-pdf": ("pdflatex", "-draftmode"), "-xelatex": ("xelatex", "-no-pdf")}
 _FIGURES = {".pdf", ".png", ".jpg", ".jpeg", ".eps"}
-_XETEX = re.compile(r"\\usepackage(?:\[[^]]*\])?\{[^}]*\b(?:fontspec|xeCJK|ctex)\b|\{ctex\w*\}")
+_XETEX = re.compile(
+    r"\\usepackage(?:\[[^]]*\])?\{[^}]*\b(?:fontspec|unicode-math|xeCJK|kotex|ctex)\b|\{ctex\w*\}"
+)
 
 
 @dataclass(frozen=True)
 class Project:
-    """One row of the wild corpus's LaTeX manifest."""
+    """One row of the wild corpus's LaTeX manifest (or a folder of another part of the corpus:
+    `root`)."""
 
     name: str
     main: str
+    root: Path = WILD
 
     @property
     def folder(self) -> Path:
         """The project in the corpus (read only)."""
-        return WILD / self.name
+        return self.root / self.name
 
 
 @dataclass(frozen=True)
@@ -87,19 +91,23 @@ def projects() -> list[Project]:
 
 def engine(folder: Path) -> str:
     """latexmk's switch for the engine the project needs: XeLaTeX where a source or class of
-    it loads fontspec, xeCJK or ctex (they stop under pdfLaTeX), else pdfLaTeX."""
+    it loads fontspec, unicode-math, xeCJK, kotex or ctex (they stop under pdfLaTeX), else
+    pdfLaTeX."""
     for path in [*folder.rglob("*.tex"), *folder.rglob("*.cls")]:
         if _XETEX.search(path.read_text(encoding="utf-8", errors="replace")):
             return "-xelatex"
     return "-pdf"
 
 
-def _stand_in(path: Path) -> None:
+def _stand_in(path: Path, natbib: bool) -> None:
     """An empty stand-in for a file the corpus does not carry: a blank page for a figure,
-    nothing for a source."""
+    nothing for a source; a package that must have loaded natbib (`natbib`: the project uses
+    natbib's commands and loads no citation package itself, as with ACL's `acl.sty`) loads it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     suffix = path.suffix.lower()
-    if suffix in _TEX_SUPPORT:
+    if suffix == ".sty" and natbib:
+        path.write_text("\\RequirePackage{natbib}\n", encoding="utf-8")
+    elif suffix in _TEX_SUPPORT:
         path.write_text(_TEX_STAND_IN.get(suffix, ""), encoding="utf-8")
     elif suffix in _FIGURES or not suffix:
         page = pymupdf.open()
@@ -115,6 +123,17 @@ def _stand_in(path: Path) -> None:
         page.close()
     else:
         path.write_text("", encoding="utf-8")
+
+
+def _needs_natbib(folder: Path) -> bool:
+    """Whether the project uses natbib's commands without loading natbib or biblatex itself
+    (a class or package it names but does not carry would have)."""
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in folder.rglob("*.tex")]
+    uses = any(re.search(r"\\cite[tp]\*?[\[{]", t) for t in texts)
+    loads = any(
+        re.search(r"\\usepackage(?:\[[^]]*\])?\{[^}]*\b(?:natbib|biblatex)\b", t) for t in texts
+    )
+    return uses and not loads
 
 
 def build(project: Project, work: Path, rounds: int = 40) -> Build:
@@ -153,7 +172,7 @@ def build(project: Project, work: Path, rounds: int = 40) -> Build:
         if not new and not _NO_FOLDER.search(log):
             break
         for name in new:
-            _stand_in(main.parent / name)
+            _stand_in(main.parent / name, _needs_natbib(folder))
         stand_ins += new
     # latexmk stops rerunning on some errors (even forced); one more pass over the settled .aux
     # leaves a log whose undefined citations are LaTeX's last word.
