@@ -228,11 +228,26 @@ def without_page_furniture(
     each page to its width and height."""
     kept = list(lines)
     running = _running_text(kept, {page: size[1] for page, size in sizes.items()})
+    # A bare number above or below everything else on its page is its page number, wherever
+    # the page's margins are (an A4 page's foot may lie above a tenth of its height).
+    edges: dict[int, list[PdfLine]] = {}
+    for line in kept:
+        edges.setdefault(line.page, []).append(line)
+    outermost = {
+        id(line)
+        for page_lines in edges.values()
+        for line in (
+            min(page_lines, key=lambda other: other.top),
+            max(page_lines, key=lambda other: other.bottom),
+        )
+        if _MARGIN_NUMBER.match(line.text)
+    }
     return [
         line
         for line in kept
         if (round(line.top), _DIGITS.sub("#", line.text)) not in running
         and not _margin_number(line, *sizes[line.page])
+        and id(line) not in outermost
     ]
 
 

@@ -357,7 +357,9 @@ def _looks_corporate(segment: str) -> bool:
 
 _DATE_AFTER_AUTHORS = re.compile(
     r"^[\s,.]*(?:\((?:[^()]*?\s)?(?P<paren>(?:1[5-9]|20)\d\d)[a-z]?(?:[,\s][^)]*)?\)"
-    r"|(?:(?P<bare>(?:1[5-9]|20)\d\d)[a-z]?|n\.d\.?)(?:\s\[[^\]]{1,30}\])?(?=[.,]))[.,]?\s*"
+    r"|(?:(?P<bare>(?:1[5-9]|20)\d\d)[a-z]?|n\.d\.?)(?:\s\[[^\]]{1,30}\])?(?=[.,])"
+    # The Royal Society's and AIP's year with no stop, before the title: "Shaman J. 2020 Title"
+    r"|(?P<spaced>(?:1[5-9]|20)\d\d)[a-z]?(?=\s+[\"“‘(]?[^\W\d_]))[.,]?\s*"
 )
 _ABBREVIATION = re.compile(
     r"(?i:\b(?:vol|no|pp|ed|eds|edn|Proc|Conf|Int|Intl|J|Trans|Rev|Lett|Phys|Natl|Acad|Sci|"
@@ -476,6 +478,9 @@ def _title_by_italics(region: str, title: str, italic: Sequence[str]) -> tuple[s
             return _clean_title(run) or title, ""
         at = rest.find(head, max(len(title) - 1, 0))
         before = rest[:at].rstrip() if at > 0 else ""
+        # "Title. In: Editors (eds.). *Proceedings*": the book the title is in, not its end.
+        if re.search(r"[.,]\s+[Ii]n:?\s", before[max(len(title) - 1, 0) :]):
+            return title, ""
         if before and re.search(r"[.?!]$", before) and len(before) >= len(title):
             return _clean_title(before.rstrip(".")) or title, _venue(run, rest[at + len(run) :])
     return title, ""
@@ -493,6 +498,8 @@ def _venue(run: str, following: str) -> str:
     the volume that styles set in italic with the name ("Journal of Statistical Software, 80").
     "" when the run does not read as a venue: no venue rather than a wrong one."""
     volume = _VOLUME_IN_RUN.search(run)
+    # A note between the venue and its volume ("*Information Sciences*. [Online] 8 (3)").
+    following = re.sub(r"^\s*[.,]?\s*\[[^\]]{1,20}\]", "", following)
     if not (volume or _AFTER_VENUE.match(following)):
         return ""
     name = run[: volume.start()] if volume else run
@@ -513,7 +520,7 @@ _NLM_TAIL = re.compile(
 )
 # Elsevier–Harvard's: ". Journal 406, 747–752." – the journal named without a period in it.
 _ELSEVIER_TAIL = re.compile(
-    r"[.?!]\s+(?P<venue>[^.;?!\d]{2,100}?)\s+\d+(?:\s*\(\d+\))?,\s*[A-Za-z]?\d+"
+    r"[.?!]\s+(?P<venue>[^.;?!\d\[\]]{2,100}?)\s+\d+(?:\s*\(\d+\))?,\s*[A-Za-z]?\d+"
     r"(?:[–-][A-Za-z]?\d+)?\.(?=\s|$)"
 )
 
@@ -551,7 +558,7 @@ def parse_reference_text(
     title, year = "", None
     date = _DATE_AFTER_AUTHORS.match(after_authors)
     if date:
-        number = date.group("paren") or date.group("bare")  # neither: "n.d."
+        number = date.group("paren") or date.group("bare") or date.group("spaced")  # or "n.d."
         year = int(number) if number else None
         after_authors = after_authors[date.end() :]
     # A quoted title soon after the author list (or anywhere, when none was read) is the title,
