@@ -86,7 +86,7 @@ class Build:
 def projects() -> list[Project]:
     """Every project the manifest lists, in its order."""
     rows = (WILD.parent / "MANIFEST-latex.tsv").read_text(encoding="utf-8").splitlines()[1:]
-    return [Project(*row.split("\t")[:2]) for row in rows]
+    return [Project(row.split("\t")[0], row.split("\t")[1]) for row in rows]
 
 
 def engine(folder: Path) -> str:

@@ -205,11 +205,14 @@ def _printed_titles(item: WildPdf, items: dict[str, dict[str, Any]]) -> list[Exp
     )
     printed = normalized(text[heading:])
     entries = [expected_entry(key, entry) for key, entry in items.items()]
-    return sorted(
-        (
-            e
-            for e in entries
-            if len(normalized(e.title)) >= _MIN_TITLE and normalized(e.title) in printed
-        ),
-        key=lambda e: printed.index(normalized(e.title)),
-    )
+    found = [e for e in entries if len(normalized(e.title)) >= _MIN_TITLE]
+    found = [e for e in found if normalized(e.title) in printed]
+    # A title printed only as part of a longer one ("Short Signatures Without Random Oracles"
+    # of "… Random Oracles and the SDH Assumption") is that entry's, not its own.
+    titles = {normalized(e.title) for e in found}
+    found = [
+        e
+        for e in found
+        if not any(t != normalized(e.title) and normalized(e.title) in t for t in titles)
+    ]
+    return sorted(found, key=lambda e: printed.index(normalized(e.title)))
