@@ -540,6 +540,27 @@ def _title_by_tail(region: str, title: str) -> tuple[str, str]:
     return (whole or title), venue
 
 
+# A manual, a program or a web page that prints no author: one unquoted phrase, its edition and
+# year, then its link ("Intel C++ Compiler. https://…", "ISO/IEC 14882:2014, Standard for
+# Programming Language C++, 2014, https://…", "… Manual, 325383-059US ed., 2016, https://…").
+_TITLE_ALONE = re.compile(
+    r"(?P<title>[^“”\"]{3,200}?)(?:,\s*\S+\s+ed\.)?(?:,\s*(?:1[5-9]|20)\d\d)?[.,]\s+"
+    r"(?:(?i:available(?:\s+from)?:|url:?)\s*)?(?:https?://|www\.)"
+)
+
+
+def _title_alone(text: str) -> str:
+    """The title of an entry that is only a title, its edition, year and link; "" otherwise
+    (a name list opens it, or the phrase holds sentences: authors then a title)."""
+    alone = _TITLE_ALONE.match(text)
+    if alone is None or _formal_list(text) is not None:
+        return ""
+    title = alone.group("title")
+    # A date inside the phrase is an author–year entry's ("ISO, 2019. ISO/TS 12913-3 …").
+    dated = re.search(r"\b(?:1[5-9]|20)\d\d[a-z]?[.)]\s", title)
+    return "" if _SENTENCE_END.search(title) or dated else _clean_title(title)
+
+
 def parse_reference_text(
     text: str, key: str, location: SourceLocation, italic: Sequence[str] = ()
 ) -> Reference:
@@ -553,7 +574,8 @@ def parse_reference_text(
         if url_match and "doi.org" not in url_match.group(0)
         else ""
     )
-    authors = _formal_list(text) or _corporate_author(text) or _plain_list(text)
+    alone = _title_alone(text)
+    authors = None if alone else _formal_list(text) or _corporate_author(text) or _plain_list(text)
     after_authors = text[authors.end :] if authors else text
     title, year = "", None
     date = _DATE_AFTER_AUTHORS.match(after_authors)
@@ -592,6 +614,8 @@ def parse_reference_text(
         # "Title. (2018). Venue." or "Title, 2009 [Online].": no author list, the title stands
         # first (APA, Harvard, Elsevier–Harvard).
         title, authors = _clean_title(text[: authors.end]), None
+    if alone:
+        title, venue = alone, ""
     if year is None:
         year = _late_year(after_title) or _late_year(text)
     return Reference(

@@ -35,10 +35,10 @@ FLOORS = {
     "pargent-gold-standard-apa": (1.0, 0.96),
     "poisot-network-els-preprint": (0.93, 0.89),
     "rand-seals-rmd-example": (1.0, 1.0),
-    "shah-ut-undergrad-thesis": (1.0, 0.77),
-    "ssta-ipdps-pdsec2017-ieee": (0.96, 0.54),
+    "shah-ut-undergrad-thesis": (1.0, 1.0),
+    "ssta-ipdps-pdsec2017-ieee": (0.96, 0.87),
     "tomescu-asvc-lncs-alpha": (0.88, 0.81),
-    "wholetale-fgcs2017-elsevier": (1.0, 0.71),
+    "wholetale-fgcs2017-elsevier": (1.0, 0.89),
 }
 
 pytestmark = pytest.mark.skipif(
