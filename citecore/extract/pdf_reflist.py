@@ -156,8 +156,9 @@ def _label_starts(lines: Sequence[PdfLine]) -> list[int]:
         return []
     # The text's edge in each page's column: where most unlabelled lines start.
     edges: dict[tuple[int, int], Counter[int]] = {}
+    labels = set(labelled)
     for index, line in enumerate(lines):
-        if index not in labelled:
+        if index not in labels:
             edges.setdefault((line.page, line.column), Counter())[round(line.x0)] += 1
     starts = []
     for index in labelled:

@@ -32,7 +32,7 @@ FLOORS = {
     "makowski-complexity-mdpi-entropy": (1.0, 0.87),
     "mitchell-soundscape-elsevier": (0.96, 0.89),
     "moptsp-cig-ieeeconf": (1.0, 0.93),
-    "pargent-gold-standard-apa": (1.0, 0.96),
+    "pargent-gold-standard-apa": (0.97, 0.93),
     "poisot-network-els-preprint": (0.93, 0.89),
     "rand-seals-rmd-example": (1.0, 1.0),
     "shah-ut-undergrad-thesis": (1.0, 1.0),
