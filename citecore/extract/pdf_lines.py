@@ -25,7 +25,9 @@ from citecore.errors import InputError
 class PdfLine:
     """One printed line: its text, page (1-based), column (0 left, 1 right), left and right
     edges, top and bottom, font size, whether most of it is bold, and the runs of it set in
-    italic (a reference's venue or book title) in the order they appear."""
+    italic (a reference's venue or book title) in the order they appear. `label` is a short
+    box at the line's start set apart from the rest by a wide gap (a list's "BB08." or "[3]"),
+    and `body_x0` where the rest starts (`x0` when there is no such box)."""
 
     text: str
     page: int
@@ -39,6 +41,8 @@ class PdfLine:
     italic: tuple[str, ...] = ()
     starts_italic: bool = False
     ends_italic: bool = False
+    label: str = ""
+    body_x0: float = 0.0
 
 
 @dataclass(slots=True)
@@ -99,18 +103,19 @@ def _column_split(spans: Sequence[_Span], width: float, height: float) -> float 
 
 def _rows(spans: list[_Span]) -> list[list[_Span]]:
     """Spans grouped by baseline: a span joins a row when its vertical middle lies within the
-    row's first span."""
+    row's first span. Larger type is placed first, so a raised "+" or footnote mark joins the
+    line it is set in rather than opening a line of its own."""
     rows: list[list[_Span]] = []
-    for span in sorted(spans, key=lambda s: (s.bottom, s.x0)):
+    for span in sorted(spans, key=lambda s: (-round(s.size), s.bottom, s.x0)):
         middle = (span.top + span.bottom) / 2
-        for row in reversed(rows[-3:]):
-            head = max(row, key=lambda s: s.size)
+        for row in reversed(rows):
+            head = row[0]
             if head.top <= middle <= head.bottom and span.size <= head.size * 1.5:
                 row.append(span)
                 break
         else:
             rows.append([span])
-    return rows
+    return sorted(rows, key=lambda row: (row[0].bottom, min(s.x0 for s in row)))
 
 
 # TeX sets an accent as a spacing mark before its letter ("Lo¨ıc"); NFKC turns the mark into a
@@ -148,6 +153,7 @@ def _line(row: list[_Span], page: int, column: int) -> PdfLine:
             else:
                 runs.append([span.text])
     worded = [s for s in row if s.text.strip()]
+    label, body_x0 = _label_box(worded)
     return PdfLine(
         text=_attach_accents(" ".join("".join(parts).split())),
         page=page,
@@ -161,7 +167,27 @@ def _line(row: list[_Span], page: int, column: int) -> PdfLine:
         italic=tuple(" ".join("".join(run).split()) for run in runs),
         starts_italic=bool(worded) and worded[0].italic,
         ends_italic=bool(worded) and worded[-1].italic,
+        label=label,
+        body_x0=body_x0,
     )
+
+
+# A label box holds a few characters: "[12]", "BB08.", "vzGG13a.", "CFG+20.".
+_LABEL_CHARS = 12
+
+
+def _label_box(worded: Sequence[_Span]) -> tuple[str, float]:
+    """The text before the first gap of nearly an em or more in a line's first few characters,
+    and where the rest starts; ("", x0) when the line has no such gap."""
+    if not worded:
+        return "", 0.0
+    for index in range(1, len(worded)):
+        before = "".join(s.text for s in worded[:index]).strip()
+        if len(before) > _LABEL_CHARS:
+            break
+        if worded[index].x0 - worded[index - 1].x1 > worded[index].size * 0.8:
+            return " ".join(before.split()), worded[index].x0
+    return "", worded[0].x0
 
 
 def _without_line_numbers(spans: list[_Span]) -> list[_Span]:

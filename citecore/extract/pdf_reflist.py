@@ -169,6 +169,29 @@ def _label_starts(lines: Sequence[PdfLine]) -> list[int]:
     return starts if len(starts) >= 2 else []
 
 
+def _boxed_labels(lines: Sequence[PdfLine], starts: Sequence[int]) -> set[int]:
+    """The entry starts whose line opens with a label box ("BB08.", "Woo.", "CFG+20.") set
+    before the entry's text, which starts where the entry's other lines do: found when most
+    entries are set so. (A label cannot be told from a surname by its letters alone.)"""
+    opening = set(starts)
+    edges: dict[tuple[int, int], Counter[int]] = {}
+    for index, line in enumerate(lines):
+        if index not in opening:
+            edges.setdefault((line.page, line.column), Counter())[round(line.x0)] += 1
+    boxed = set()
+    for index in starts:
+        line = lines[index]
+        edge = edges.get((line.page, line.column))
+        if (
+            line.label
+            and line.text.startswith(line.label)
+            and edge
+            and abs(line.body_x0 - edge.most_common(1)[0][0]) <= 2
+        ):
+            boxed.add(index)
+    return boxed if len(boxed) * 3 >= len(starts) * 2 else set()
+
+
 def _entry_starts(lines: Sequence[PdfLine]) -> list[int]:
     texts = [line.text for line in lines]
     numbered = numbered_starts(texts)
@@ -188,11 +211,15 @@ def pdf_entries(lines: Sequence[PdfLine]) -> list[PdfEntry]:
     if not section:
         return []
     starts = _entry_starts(section)
+    boxed = _boxed_labels(section, starts)
     entries = []
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(section)
         lines = section[start:end]
-        text = _LABEL.sub("", NUMBERED.sub("", join_lines([line.text for line in lines])))
+        texts = [line.text for line in lines]
+        if start in boxed:
+            texts[0] = texts[0][len(lines[0].label) :]
+        text = _LABEL.sub("", NUMBERED.sub("", join_lines(texts)))
         if has_marker(text):
             entries.append(PdfEntry(" ".join(text.split()), lines[0].page, _italic_runs(lines)))
     return entries

@@ -46,6 +46,8 @@ _CITEPROC_KEYS = re.compile(r"\\(?:hypertarget|bibitem(?:\[[^\]]*\])?)\{ref-([^}
 _CITE = re.compile(r"\\(?:no)?cite\w*\*?\s*[\[{]")
 # A title this short could be printed by chance (a heading, a word of the text).
 _MIN_TITLE = 24
+# How far after its title an entry's year is printed (venue, pages and publisher between).
+_YEAR_REACH = 160
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,7 @@ def _csl_json(path: Path) -> list[dict[str, Any]]:
 def _printed_titles(item: WildPdf, items: dict[str, dict[str, Any]]) -> list[Expected]:
     """The bibliography's entries whose title the PDF prints after its last "References"."""
     with pymupdf.open(item.pdf) as document:
+        pages = [normalized(page.get_text()) for page in document]
         text = "\n".join(page.get_text() for page in document)
     heading = max(
         (m.start() for m in re.finditer(r"(?im)^\s*(references|bibliography)\s*$", text)),
@@ -206,6 +209,8 @@ def _printed_titles(item: WildPdf, items: dict[str, dict[str, Any]]) -> list[Exp
     entries = [expected_entry(key, entry) for key, entry in items.items()]
     found = [e for e in entries if len(normalized(e.title)) >= _MIN_TITLE]
     found = [e for e in found if normalized(e.title) in printed]
+    # A title on most pages is the document's own, in its running head, not a reference.
+    found = [e for e in found if sum(normalized(e.title) in p for p in pages) <= 2]
     # A title printed only as part of a longer one ("Short Signatures Without Random Oracles"
     # of "… Random Oracles and the SDH Assumption") is that entry's, not its own.
     titles = {normalized(e.title) for e in found}
@@ -214,4 +219,18 @@ def _printed_titles(item: WildPdf, items: dict[str, dict[str, Any]]) -> list[Exp
         for e in found
         if not any(t != normalized(e.title) and normalized(e.title) in t for t in titles)
     ]
-    return sorted(found, key=lambda e: printed.index(normalized(e.title)))
+    return sorted(_one_per_title(found, printed), key=lambda e: printed.index(normalized(e.title)))
+
+
+def _one_per_title(found: list[Expected], printed: str) -> list[Expected]:
+    """One entry per printed title: of a .bib's several entries with one title (a paper and
+    its preprint), the one whose year is printed after the title, else the first."""
+    chosen: dict[str, Expected] = {}
+    for entry in found:
+        title = normalized(entry.title)
+        after = printed[printed.index(title) + len(title) :][:_YEAR_REACH]
+        if title not in chosen or (
+            str(entry.year) in after and str(chosen[title].year) not in after
+        ):
+            chosen[title] = entry
+    return list(chosen.values())

@@ -23,7 +23,7 @@ FLOORS = {
     "baker-attentionstimming-apa": (1.0, 0.98),
     "bera-vmsimulator-acm-sigplan": (0.95, 0.87),
     "ceid-covid-reopening-rspb": (1.0, 0.94),
-    "groce-icse18tool-acm-sigconf": (0.96, 0.88),
+    "groce-icse18tool-acm-sigconf": (1.0, 0.92),
     "iiswc2013-ieeeconf": (0.95, 0.95),
     "kirby-pandoc-msc-report-harvard": (0.87, 0.75),
     "koch-glmm-apaquarto": (0.98, 0.98),
@@ -32,12 +32,12 @@ FLOORS = {
     "makowski-complexity-mdpi-entropy": (1.0, 0.87),
     "mitchell-soundscape-elsevier": (0.96, 0.89),
     "moptsp-cig-ieeeconf": (1.0, 0.93),
-    "pargent-gold-standard-apa": (0.97, 0.93),
+    "pargent-gold-standard-apa": (0.98, 0.94),
     "poisot-network-els-preprint": (0.93, 0.89),
     "rand-seals-rmd-example": (1.0, 1.0),
     "shah-ut-undergrad-thesis": (1.0, 1.0),
     "ssta-ipdps-pdsec2017-ieee": (0.96, 0.87),
-    "tomescu-asvc-lncs-alpha": (0.88, 0.81),
+    "tomescu-asvc-lncs-alpha": (1.0, 1.0),
     "wholetale-fgcs2017-elsevier": (1.0, 0.89),
 }
 
