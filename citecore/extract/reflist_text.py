@@ -34,12 +34,14 @@ class ListedReference:
 
 
 _URL = re.compile(r"\b(?:https?://|www\.)\S", re.IGNORECASE)
+_NO_DATE = re.compile(r"\bn\.\s?d\.")  # "(n.d.)": a date the entry says it does not have
 
 
 def has_marker(text: str) -> bool:
-    """Whether `text` carries what every reference has: a year, a DOI, an arXiv id or a link
-    (a manual or a web page may print no date: "Intel C++ Compiler. https://…")."""
-    return bool(YEAR.search(text) or DOI.search(text) or arxiv_in_text(text) or _URL.search(text))
+    """Whether `text` carries what every reference has: a year (or "n.d."), a DOI, an arXiv
+    id or a link (a manual or a web page may print no date: "Intel C++ Compiler. https://…")."""
+    dated = YEAR.search(text) or _NO_DATE.search(text)
+    return bool(dated or DOI.search(text) or arxiv_in_text(text) or _URL.search(text))
 
 
 def numbered_starts(lines: Sequence[str]) -> list[int]:

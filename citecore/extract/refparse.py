@@ -358,6 +358,7 @@ def _looks_corporate(segment: str) -> bool:
 _DATE_AFTER_AUTHORS = re.compile(
     r"^[\s,.]*(?:\((?:[^()]*?\s)?(?P<paren>(?:1[5-9]|20)\d\d)[a-z]?(?:[,\s][^)]*)?\)"
     r"|(?:(?P<bare>(?:1[5-9]|20)\d\d)[a-z]?|n\.d\.?)(?:\s\[[^\]]{1,30}\])?(?=[.,])"
+    r"|\(n\.\s?d\.\)"
     # The Royal Society's and AIP's year with no stop, before the title: "Shaman J. 2020 Title"
     r"|(?P<spaced>(?:1[5-9]|20)\d\d)[a-z]?(?=\s+[\"“‘(]?[^\W\d_]))[.,]?\s*"
 )
@@ -437,6 +438,13 @@ def _clean_title(title: str) -> str:
 _LINK_LEAD = re.compile(r"(?i:available(?:\s+from)?:|\[online\]|url:?\s)")
 
 
+# An edition note that Harvard styles print between the date and the title.
+_EDITION_NOTE = re.compile(
+    r"(?i)(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
+    r"tenth|revised|new|expanded|updated)\s+(?:edition|edn|ed)\.?(?:,\s*(?:1[5-9]|20)\d\d)?$"
+)
+
+
 def _title_after(text: str) -> tuple[str, int]:
     """The title at the start of `text` (quoted, or its first sentence) and where it ends."""
     text_start = len(text) - len(text.lstrip(" ,.:"))
@@ -445,6 +453,10 @@ def _title_after(text: str) -> tuple[str, int]:
     if quoted:
         return _clean_title(_quoted_body(quoted)), text_start + quoted.end()
     sentence = _first_sentence(rest)
+    edition = _EDITION_NOTE.match(sentence)
+    if edition and len(sentence) < len(rest):  # "(1975) second edition, 1992. Adaptation in …"
+        title, end = _title_after(rest[len(sentence) + 1 :])
+        return title, text_start + len(sentence) + 1 + end
     # Where a venue follows the title without a capital: "… normalization. arXiv preprint …".
     sentence = re.split(r"[.,]\s+(?:arXiv|[Ii]n:?\s|CoRR|Proc\.|Proceedings)", sentence)[0]
     # ACS books and software: "Title; Publisher, 1959." / "Title; 2019." ("; Part I" is title)
@@ -476,6 +488,13 @@ def _title_by_italics(region: str, title: str, italic: Sequence[str]) -> tuple[s
             continue
         if rest.startswith(head):
             return _clean_title(run) or title, ""
+        inside = rest.find(head, 1)
+        if 0 < inside < len(title) - 1 and re.search(r"[.?!]$", rest[:inside].rstrip()):
+            # A journal inside the first sentence read ("… reasoning—I. *Information
+            # Sciences*. [Online] 8 (3)"): the title ends before it, if it reads as a venue.
+            venue = _venue(run, rest[inside + len(run) :])
+            if venue:
+                return _clean_title(rest[:inside].rstrip().rstrip(".")) or title, venue
         at = rest.find(head, max(len(title) - 1, 0))
         before = rest[:at].rstrip() if at > 0 else ""
         # "Title. In: Editors (eds.). *Proceedings*": the book the title is in, not its end.

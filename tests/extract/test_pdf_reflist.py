@@ -40,6 +40,7 @@ def layout(draw: st.DrawFn) -> dict[str, Any]:
         "entries": draw(st.lists(entry(), min_size=2, max_size=40)),
         "two_columns": draw(st.booleans()),
         "numbered": draw(st.booleans()),
+        "alpha": draw(st.booleans()),  # (unnumbered lists) "BB08." / "CFG+20." label boxes
         "furniture": draw(st.booleans()),
         "line_numbers": draw(st.booleans()),
         "appendix": draw(st.booleans()),
@@ -106,6 +107,26 @@ class _Cursor:
 _WIDTH, _HEIGHT, _MARGIN, _GUTTER = 595.0, 842.0, 60.0, 20.0
 
 
+def _alpha_label(cursor: _Cursor, number: int, text: str) -> None:
+    """An alphabetic label in the box before an entry ("Smi07.", "AZK+19." with its "+" set
+    raised and small, as LaTeX's alpha styles print it), on the first line's baseline."""
+    family = text.split(",")[0].replace(" ", "")[:3]
+    year = f"{number % 100:02d}."
+    if number % 3 == 0:
+        cursor.put(family, 0)
+        cursor.y -= _LEADING
+        x = pymupdf.get_text_length(family, "helv", _SIZE)
+        cursor.page.insert_text(
+            (_MARGIN + cursor.column * (cursor.column_width + _GUTTER) + x, cursor.y - 3),
+            "+",
+            fontsize=6,
+        )
+        cursor.put(year, x + pymupdf.get_text_length("+", "helv", 6))
+    else:
+        cursor.put(family + year, 0)
+    cursor.y -= _LEADING  # the entry's text shares the label's baseline
+
+
 def typeset(spec: dict[str, Any], path: Path) -> None:
     """Write the PDF that `spec` describes."""
     document = pymupdf.open()
@@ -122,6 +143,10 @@ def typeset(spec: dict[str, Any], path: Path) -> None:
             cursor.y -= _LEADING  # the label shares the first line's baseline
             for line in _wrap(text, width - 22):
                 cursor.put(line, 22)
+        elif spec["alpha"]:
+            _alpha_label(cursor, number, text)
+            for line in _wrap(text, width - 40):
+                cursor.put(line, 40)
         else:
             first, *rest = _wrap(text, width)
             cursor.put(first, 0)
@@ -198,6 +223,11 @@ def test_italic_venues_and_book_titles_bound_the_title(tmp_path: Path) -> None:
             ("eLife, 3", "heit"),
             (", e01567.", "helv"),
         ],
+        [  # the title's own period after a part number does not hide the journal after it
+            ("Zadeh, L.A. (1975) The concept of a linguistic variable - I. ", "helv"),
+            ("Information Sciences", "heit"),
+            (". [Online] 8 (3), 199–249.", "helv"),
+        ],
     ]
     for number, runs in enumerate(entries):
         _line_of_runs(page, 100 + number * 14, runs)
@@ -209,6 +239,7 @@ def test_italic_venues_and_book_titles_bound_the_title(tmp_path: Path) -> None:
         ("Stellar limb darkening. A new library for passbands", "Astronomy & Astrophysics"),
         ("Experimental design. Theory and application", ""),  # a book: no venue
         ("Vascular growth in Arabidopsis hypocotyls", "eLife"),
+        ("The concept of a linguistic variable - I", "Information Sciences"),
     ]
 
 

@@ -165,3 +165,25 @@ def test_authors_as_a_librarian_reads_them(
     first = reference.authors[0]
     assert (first.family, first.is_organization) == (author, organization)
     assert (reference.year, reference.title) == (year, title)
+
+
+@pytest.mark.parametrize(
+    ("printed", "title", "year"),
+    [
+        (  # Harvard's edition note between the date and the title
+            "Holland, J.H. (1975) second edition, 1992. Adaptation in natural and artificial "
+            "systems. Ann Arbor, MI, University of Michigan Press.",
+            "Adaptation in natural and artificial systems",
+            1975,
+        ),
+        (  # no date: "(n.d.)" is the date's place, and the entry is still a reference
+            "Chauhan, D., Singh, S. & Banga, V.K. (n.d.) Speedup of Type-1 Fuzzy Logic Systems "
+            "on Graphics Processing Units Using CUDA. 5.",
+            "Speedup of Type-1 Fuzzy Logic Systems on Graphics Processing Units Using CUDA",
+            None,
+        ),
+    ],
+)
+def test_harvard_date_forms(printed: str, title: str, year: int | None) -> None:
+    (read,) = references_from_text(f"References\n\n{printed}\n", "refs.txt")
+    assert (read.title, read.year) == (title, year)

@@ -48,6 +48,8 @@ _CITE = re.compile(r"\\(?:no)?cite\w*\*?\s*[\[{]")
 _MIN_TITLE = 24
 # How far after its title an entry's year is printed (venue, pages and publisher between).
 _YEAR_REACH = 160
+# How far before its title an entry's first author is printed (a long author list between).
+_AUTHOR_REACH = 400
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,7 @@ def _printed_titles(item: WildPdf, items: dict[str, dict[str, Any]]) -> list[Exp
     printed = normalized(text[heading:])
     entries = [expected_entry(key, entry) for key, entry in items.items()]
     found = [e for e in entries if len(normalized(e.title)) >= _MIN_TITLE]
-    found = [e for e in found if normalized(e.title) in printed]
+    found = [e for e in found if normalized(e.title) in printed and _author_before(e, printed)]
     # A title on most pages is the document's own, in its running head, not a reference.
     found = [e for e in found if sum(normalized(e.title) in p for p in pages) <= 2]
     # A title printed only as part of a longer one ("Short Signatures Without Random Oracles"
@@ -220,6 +222,16 @@ def _printed_titles(item: WildPdf, items: dict[str, dict[str, Any]]) -> list[Exp
         if not any(t != normalized(e.title) and normalized(e.title) in t for t in titles)
     ]
     return sorted(_one_per_title(found, printed), key=lambda e: printed.index(normalized(e.title)))
+
+
+def _author_before(entry: Expected, printed: str) -> bool:
+    """Whether the entry's first author is printed shortly before its title (as every style
+    with authors prints them): a series name inside another entry ("Lecture Notes in Computer
+    Science") is not the entry whose title it also is."""
+    if not entry.first_author:
+        return True
+    at = printed.index(normalized(entry.title))
+    return normalized(entry.first_author) in printed[max(0, at - _AUTHOR_REACH) : at]
 
 
 def _one_per_title(found: list[Expected], printed: str) -> list[Expected]:

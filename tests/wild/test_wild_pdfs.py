@@ -25,7 +25,7 @@ FLOORS = {
     "ceid-covid-reopening-rspb": (1.0, 0.94),
     "groce-icse18tool-acm-sigconf": (1.0, 0.92),
     "iiswc2013-ieeeconf": (0.95, 0.95),
-    "kirby-pandoc-msc-report-harvard": (0.87, 0.75),
+    "kirby-pandoc-msc-report-harvard": (1.0, 0.93),
     "koch-glmm-apaquarto": (0.98, 0.98),
     "lakens-equivalence-ampps": (1.0, 0.76),
     "lowndes-better-science-natecoevo": (0.97, 0.86),
