@@ -35,6 +35,17 @@ def _quoted_body(match: re.Match[str]) -> str:
     return match.group("curly") or match.group("straight") or match.group("single") or ""
 
 
+def _stands_alone(text: str, quoted: re.Match[str]) -> bool:
+    """Whether a quotation is a title of its own ("Doe, J. “Title,” Venue"), not words quoted
+    inside an unquoted title ("… functions for “grid” graphics", "“Utilitarian” judgments in
+    …", "A Response to “Redefine Statistical Significance”. PsyArXiv"): it opens after a
+    punctuation mark or the entry's start, and closes before punctuation or with its own."""
+    before = text[: quoted.start()].rstrip()
+    opens = not before or before[-1] in ".,:;)]"
+    closes = bool(re.match(r"\s*(?:[.,;:?!(\[]|$)", text[quoted.end() :]))
+    return opens and (closes or quoted.group(0)[-2:-1] in ".,?!")
+
+
 _LETTER = r"[^\W\d_]"
 _CAPITAL = r"[^\W\d_a-zß-ÿ]"  # a letter that is not ASCII or Latin-1 lower case
 _PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|du|la|le|ter|ten|bin|al|el)\b"
@@ -43,8 +54,10 @@ _FAMILY = (
     rf"{_CAPITAL}[\w'’\-\u0300-\u036f]*(?:\s+(?:Jr\.?|Sr\.?|II|III|IV))?"
 )
 _INITIALS = rf"{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}\.)*"
-_SEPARATOR = r"(?:,?\s*(?:&|and)\s+|,\s*(?:(?:\.\.\.|…)\s*)?|;\s*)"
-_ET_AL = r"(?:,?\s*(?:et\s+al\.?|\.\.\.|…)|[,;]\s*others\b\.?)"
+# APA's ellipsis for the authors left out: "…", "..." or, as APA 6 typesets it, ". . .".
+_ELLIPSIS = r"(?:\.\.\.|\.\s\.\s\.|…)"
+_SEPARATOR = rf"(?:,?\s*(?:&|and)\s+|,\s*(?:{_ELLIPSIS}\s*)?|;\s*)"
+_ET_AL = rf"(?:,?\s*(?:et\s+al\.?|{_ELLIPSIS})|[,;]\s*others\b\.?)"
 
 # Each author-list form: one name, as a pattern; a list is names joined by separators. A family
 # name before ", G." may be several words ("Adams Redai, J.", "van der Walt, S."), never a
@@ -607,7 +620,7 @@ def parse_reference_text(
     quoted = _QUOTED.search(text, authors.end if authors else 0)
     start = authors.end if authors else 0
     venue = ""
-    if quoted and (not authors or quoted.start() - start < 120):
+    if quoted and (not authors or quoted.start() - start < 120) and _stands_alone(text, quoted):
         title, after_title = _clean_title(_quoted_body(quoted)), text[quoted.end() :]
         # The venue of a quoted title is the first italic run after it (IEEE, Chicago).
         venue = next(

@@ -168,6 +168,45 @@ def test_authors_as_a_librarian_reads_them(
 
 
 @pytest.mark.parametrize(
+    ("printed", "first", "title"),
+    [
+        (  # APA 6's spaced ellipsis for the authors left out
+            "Burriss, R. P., Troscianko, J., Quigley, R., . . . Rowland, H. M. (2015). Changes in "
+            "Women’s Facial Skin Color. PLOS ONE, 10(7), e0130093.",
+            "Burriss",
+            "Changes in Women’s Facial Skin Color",
+        ),
+        (  # a word quoted inside a title is not the title
+            "Auguie, B. (2017). gridExtra: Miscellaneous functions for “grid” graphics. "
+            "Retrieved from https://CRAN.R-project.org/package=gridExtra",
+            "Auguie",
+            "gridExtra: Miscellaneous functions for “grid” graphics",
+        ),
+        (
+            "Kahane, G., & Savulescu, J. (2015). “Utilitarian” judgments in sacrificial moral "
+            "dilemmas. Cognition, 134, 193–209.",
+            "Kahane",
+            "“Utilitarian” judgments in sacrificial moral dilemmas",
+        ),
+        (
+            "Lakens, D., & Zwaan, R. (2017). Justify Your Alpha: A Response to “Redefine "
+            "Statistical Significance”. PsyArXiv. doi:10.17605/OSF.IO/9S3Y6",
+            "Lakens",
+            "Justify Your Alpha: A Response to “Redefine Statistical Significance”",
+        ),
+        (  # a quoted title of its own
+            "A. Vaswani and N. Parmar, “Attention is all you need,” in Proc. NeurIPS, 2017.",
+            "Vaswani",
+            "Attention is all you need",
+        ),
+    ],
+)
+def test_apa_author_lists_and_quotations(printed: str, first: str, title: str) -> None:
+    (read,) = references_from_text(f"References\n\n{printed}\n", "refs.txt")
+    assert (read.authors[0].family, read.title) == (first, title)
+
+
+@pytest.mark.parametrize(
     ("printed", "title", "year"),
     [
         (  # Harvard's edition note between the date and the title
