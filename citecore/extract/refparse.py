@@ -572,6 +572,19 @@ def _title_by_tail(region: str, title: str) -> tuple[str, str]:
     return (whole or title), venue
 
 
+def _with_own_year(title: str, region: str) -> str:
+    """`title` with the parenthesis it ends with in `region` ("… of Banerjee, Chatterjee, and
+    Sinha (2012)", "… Susceptibility (Shih, Pittinsky, & Ambady, 1999)"), where the entry's
+    date came before the title: a year at the title's end is then the title's own (what it
+    replicates or reviews), not the imprint that Nature-like styles print there."""
+    at = region.find(title)
+    own = _OWN_YEAR.match(region, at + len(title)) if at >= 0 else None
+    return title + own.group(0) if own and re.match(r"\s*[.?!]", region[own.end() :]) else title
+
+
+_OWN_YEAR = re.compile(r"\s*\([^()]{0,80}\b(?:1[5-9]|20)\d\d[a-z]?\)")
+
+
 # A manual, a program or a web page that prints no author: one unquoted phrase, its edition and
 # year, then its link ("Intel C++ Compiler. https://…", "ISO/IEC 14882:2014, Standard for
 # Programming Language C++, 2014, https://…", "… Manual, 325383-059US ed., 2016, https://…").
@@ -648,6 +661,8 @@ def parse_reference_text(
         title, authors = _clean_title(text[: authors.end]), None
     if alone:
         title, venue = alone, ""
+    if date and title:
+        title = _with_own_year(title, after_authors)
     if year is None:
         year = _late_year(after_title) or _late_year(text)
     return Reference(

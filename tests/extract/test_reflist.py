@@ -215,6 +215,12 @@ def test_apa_author_lists_and_quotations(printed: str, first: str, title: str) -
             "Adaptation in natural and artificial systems",
             1975,
         ),
+        (  # a year at the end of the title, the entry's date printed before it: the title's
+            "Brandt, M. J., & Blanken, I. (2014). A Replication of Banerjee, Chatterjee, and "
+            "Sinha (2012). Social Psychology, 45(3), 246–252.",
+            "A Replication of Banerjee, Chatterjee, and Sinha (2012)",
+            2014,
+        ),
         (  # no date: "(n.d.)" is the date's place, and the entry is still a reference
             "Chauhan, D., Singh, S. & Banga, V.K. (n.d.) Speedup of Type-1 Fuzzy Logic Systems "
             "on Graphics Processing Units Using CUDA. 5.",
