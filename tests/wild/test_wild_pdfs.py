@@ -27,7 +27,7 @@ FLOORS = {
     "iiswc2013-ieeeconf": (0.95, 0.95),
     "kirby-pandoc-msc-report-harvard": (1.0, 0.93),
     "koch-glmm-apaquarto": (0.98, 0.98),
-    "lakens-equivalence-ampps": (1.0, 0.9),
+    "lakens-equivalence-ampps": (1.0, 0.96),
     "lowndes-better-science-natecoevo": (0.97, 0.86),
     "makowski-complexity-mdpi-entropy": (1.0, 0.87),
     "mitchell-soundscape-elsevier": (0.96, 0.89),
