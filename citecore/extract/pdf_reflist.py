@@ -26,6 +26,7 @@ from citecore.extract.reflist_text import (
     join_lines,
     numbered_starts,
     opens_entry,
+    opens_like_names,
 )
 
 
@@ -62,7 +63,30 @@ def _section(lines: Sequence[PdfLine]) -> list[PdfLine]:
             body = body[:index]
             break
     # Smaller type inside the list is a footnote run on from the text above, not an entry.
-    return [line for line in body if line.size >= size - 1.2]
+    return _without_strays([line for line in body if line.size >= size - 1.2])
+
+
+def _without_strays(body: list[PdfLine]) -> list[PdfLine]:
+    """`body` less what a template left before or after the list (an R chunk knitr never ran,
+    "\\endgroup"): a first or last line set left of every line between them in its page's
+    column, with no label, date, identifier or link, that does not open like a list of
+    names."""
+    inner = body[1:-1]
+
+    def stray(line: PdfLine) -> bool:
+        others = [
+            other.x0 for other in inner if (other.page, other.column) == (line.page, line.column)
+        ]
+        left = bool(others) and line.x0 < min(others) - 2
+        text = line.text
+        labelled = _LABEL.match(text) or NUMBERED.match(text)  # right-aligned: the widest
+        return left and not (labelled or has_marker(text) or opens_like_names(text))
+
+    while body and stray(body[0]):
+        body = body[1:]
+    while body and stray(body[-1]):
+        body = body[:-1]
+    return body
 
 
 def _margins(lines: Sequence[PdfLine]) -> dict[tuple[int, int], float]:
@@ -169,6 +193,42 @@ def _label_starts(lines: Sequence[PdfLine]) -> list[int]:
     return starts if len(starts) >= 2 else []
 
 
+def _box_x(lines: Sequence[PdfLine], indices: Sequence[int]) -> dict[tuple[int, int], int]:
+    """Where the text after a label box starts, in each page's column: the most common x among
+    the lines at `indices` that have a label box (a list's boxes all have the widest
+    label's width)."""
+    found: dict[tuple[int, int], Counter[int]] = {}
+    for index in indices:
+        line = lines[index]
+        if line.label and line.text.startswith(line.label):
+            found.setdefault((line.page, line.column), Counter())[round(line.body_x0)] += 1
+    return {key: xs.most_common(1)[0][0] for key, xs in found.items()}
+
+
+def _boxed(line: PdfLine, box_x: dict[tuple[int, int], int]) -> bool:
+    key = (line.page, line.column)
+    return bool(line.label) and key in box_x and abs(line.body_x0 - box_x[key]) <= 2
+
+
+def _box_starts(lines: Sequence[PdfLine]) -> list[int]:
+    """Entry starts from label boxes without brackets ("BB08.", "Woo.", "CFG+20."): lines set
+    at the column's edge whose text after the box starts where the other boxed lines' does,
+    the list's first line among them."""
+    box_x = _box_x(lines, range(len(lines)))
+    edges: dict[tuple[int, int], float] = {}
+    for line in lines:
+        key = (line.page, line.column)
+        edges[key] = min(edges.get(key, line.x0), line.x0)
+    starts = [
+        index
+        for index, line in enumerate(lines)
+        if _boxed(line, box_x) and line.x0 <= edges[(line.page, line.column)] + 2
+    ]
+    # A labelled list opens with a label (boxes further down are a table's cells).
+    found = len(starts) >= 2 and starts[0] == 0 and len(starts) * 12 >= len(lines)
+    return starts if found else []
+
+
 def _boxed_labels(lines: Sequence[PdfLine], starts: Sequence[int]) -> set[int]:
     """The entry starts whose line opens with a label box ("BB08.", "Woo.", "CFG+20.") set
     before the entry's text, which starts where the entry's other lines do: found when most
@@ -178,18 +238,22 @@ def _boxed_labels(lines: Sequence[PdfLine], starts: Sequence[int]) -> set[int]:
     for index, line in enumerate(lines):
         if index not in opening:
             edges.setdefault((line.page, line.column), Counter())[round(line.x0)] += 1
+    box_x = _box_x(lines, starts)
     boxed = set()
     for index in starts:
         line = lines[index]
         edge = edges.get((line.page, line.column))
-        if (
-            line.label
-            and line.text.startswith(line.label)
-            and edge
-            and abs(line.body_x0 - edge.most_common(1)[0][0]) <= 2
-        ):
+        hangs = edge is None or abs(box_x.get((line.page, line.column), -9) - _mode(edge)) <= 2
+        if _boxed(line, box_x) and hangs:
             boxed.add(index)
     return boxed if len(boxed) * 3 >= len(starts) * 2 else set()
+
+
+def _mode(xs: Counter[int]) -> int:
+    return xs.most_common(1)[0][0]
+
+
+_MOST_LINES = 10
 
 
 def _entry_starts(lines: Sequence[PdfLine]) -> list[int]:
@@ -197,9 +261,11 @@ def _entry_starts(lines: Sequence[PdfLine]) -> list[int]:
     numbered = numbered_starts(texts)
     if len(numbered) >= 2 and len(numbered) * 6 >= len(lines) / 2:
         return numbered
-    for finder in (_label_starts, _indent_starts, _gap_starts):
+    for finder in (_label_starts, _indent_starts, _box_starts, _gap_starts):
         starts = finder(lines)
-        if len(starts) >= 2:
+        # Entries of more than ten lines on average are no reference list's: the layout was
+        # misread (a stray line set further left than the list, a figure's gap).
+        if len(starts) >= 2 and len(lines) <= _MOST_LINES * len(starts):
             return starts
     return _sentence_starts(lines)
 

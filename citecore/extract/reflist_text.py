@@ -96,6 +96,11 @@ _NAME_OPENING = re.compile(
 )
 
 
+def opens_like_names(line: str) -> bool:
+    """Whether `line` starts like a list of names ("Family, G.", "G. Family", "Family GG")."""
+    return bool(_NAME_OPENING.match(line))
+
+
 def opens_entry(previous: str, line: str) -> bool:
     """Whether `line` opens a new entry after `previous`: the one ends an entry, the other
     starts like a list of names."""

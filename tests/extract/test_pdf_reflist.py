@@ -41,6 +41,8 @@ def layout(draw: st.DrawFn) -> dict[str, Any]:
         "two_columns": draw(st.booleans()),
         "numbered": draw(st.booleans()),
         "alpha": draw(st.booleans()),  # (unnumbered lists) "BB08." / "CFG+20." label boxes
+        "hanging": draw(st.booleans()),  # (unnumbered lists) else every line set flush
+        "stray": draw(st.booleans()),  # a line set left of the list before and after it
         "furniture": draw(st.booleans()),
         "line_numbers": draw(st.booleans()),
         "appendix": draw(st.booleans()),
@@ -107,15 +109,15 @@ class _Cursor:
 _WIDTH, _HEIGHT, _MARGIN, _GUTTER = 595.0, 842.0, 60.0, 20.0
 
 
-def _alpha_label(cursor: _Cursor, number: int, text: str) -> None:
+def _alpha_label(cursor: _Cursor, number: int, text: str, indent: float) -> None:
     """An alphabetic label in the box before an entry ("Smi07.", "AZK+19." with its "+" set
     raised and small, as LaTeX's alpha styles print it), on the first line's baseline."""
     family = text.split(",")[0].replace(" ", "")[:3]
     year = f"{number % 100:02d}."
     if number % 3 == 0:
-        cursor.put(family, 0)
+        cursor.put(family, indent)
         cursor.y -= _LEADING
-        x = pymupdf.get_text_length(family, "helv", _SIZE)
+        x = indent + pymupdf.get_text_length(family, "helv", _SIZE)
         cursor.page.insert_text(
             (_MARGIN + cursor.column * (cursor.column_width + _GUTTER) + x, cursor.y - 3),
             "+",
@@ -123,7 +125,7 @@ def _alpha_label(cursor: _Cursor, number: int, text: str) -> None:
         )
         cursor.put(year, x + pymupdf.get_text_length("+", "helv", 6))
     else:
-        cursor.put(family + year, 0)
+        cursor.put(family + year, indent)
     cursor.y -= _LEADING  # the entry's text shares the label's baseline
 
 
@@ -137,21 +139,27 @@ def typeset(spec: dict[str, Any], path: Path) -> None:
     cursor.y += 8
     cursor.put("References", 0, font="hebo", size=12)
     width = cursor.column_width
+    indent = 30 if spec["stray"] else 0  # room for what a template left outside the list
+    if spec["stray"]:  # an R chunk knitr never ran, a LaTeX group's end
+        cursor.put('{r refs} r_refs(file = "paper.bib")', 0)
     for number, text in enumerate(spec["entries"], 1):
         if spec["numbered"]:
-            cursor.put(f"[{number}]", 0)
+            cursor.put(f"[{number}]", indent)
             cursor.y -= _LEADING  # the label shares the first line's baseline
-            for line in _wrap(text, width - 22):
-                cursor.put(line, 22)
+            for line in _wrap(text, width - indent - 22):
+                cursor.put(line, indent + 22)
         elif spec["alpha"]:
-            _alpha_label(cursor, number, text)
-            for line in _wrap(text, width - 40):
-                cursor.put(line, 40)
+            _alpha_label(cursor, number, text, indent)
+            for line in _wrap(text, width - indent - 40):
+                cursor.put(line, indent + 40)
         else:
-            first, *rest = _wrap(text, width)
-            cursor.put(first, 0)
-            for line in _wrap(" ".join(rest), width - 12) if rest else []:
-                cursor.put(line, 12)
+            hang = 12 if spec["hanging"] else 0
+            first, *rest = _wrap(text, width - indent)
+            cursor.put(first, indent)
+            for line in _wrap(" ".join(rest), width - indent - hang) if rest else []:
+                cursor.put(line, indent + hang)
+    if spec["stray"]:
+        cursor.put("\\endgroup", 0)
     if spec["appendix"]:
         cursor.y += 10
         cursor.put("Appendix A. Proofs", 0, font="hebo", size=12)
