@@ -229,14 +229,20 @@ _MARGIN_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6}|page \d+( of \d+)?)$", re
 
 def _running_text(lines: Sequence[PdfLine], heights: dict[int, float]) -> set[tuple[int, str]]:
     """(rounded top, text with digits masked) of lines repeated at the same height on at least
-    three pages, or on half the pages of a shorter document, in the top or bottom tenth."""
+    three pages, or on half the pages of a shorter document, in the top or bottom sixth (a
+    foot set high above a wide bottom margin: "Graph theory applied in ecology page 14 of 20"),
+    words and not only figures (a list's "####)." may recur at one height)."""
     seen: Counter[tuple[int, str]] = Counter()
     for line in lines:
         height = heights[line.page]
-        if line.top < height * 0.1 or line.bottom > height * 0.9:
+        if line.top < height * 0.15 or line.bottom > height * 0.85:
             seen[(round(line.top), _DIGITS.sub("#", line.text))] += 1
     pages = len(heights)
-    return {key for key, count in seen.items() if count >= min(3, max(2, pages // 2))}
+    return {
+        key
+        for key, count in seen.items()
+        if count >= min(3, max(2, pages // 2)) and re.search(r"[^\W\d_]{3}", key[1])
+    }
 
 
 def _margin_number(line: PdfLine, width: float, height: float) -> bool:

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 from citecore.extract.pdf_lines import PdfLine
 from citecore.extract.reflist_text import (
-    HEADING,
     NUMBERED,
     ends_entry,
     has_marker,
+    is_heading,
     join_lines,
     numbered_starts,
     opens_entry,
@@ -49,7 +49,7 @@ _END_HEADING = re.compile(
 
 def _section(lines: Sequence[PdfLine]) -> list[PdfLine]:
     """The lines of the last reference section (empty when no heading names one)."""
-    headings = [i for i, line in enumerate(lines) if HEADING.fullmatch(line.text)]
+    headings = [i for i, line in enumerate(lines) if is_heading(line.text)]
     if not headings:
         return []
     body = list(lines[headings[-1] + 1 :])
@@ -63,7 +63,27 @@ def _section(lines: Sequence[PdfLine]) -> list[PdfLine]:
             body = body[:index]
             break
     # Smaller type inside the list is a footnote run on from the text above, not an entry.
-    return _without_strays([line for line in body if line.size >= size - 1.2])
+    return _without_strays(_without_feet([line for line in body if line.size >= size - 1.2]))
+
+
+def _without_feet(body: list[PdfLine]) -> list[PdfLine]:
+    """`body` less a page's foot that no repetition gave away (a one-page list): the last line
+    in its page's column, set apart from the line above by more than two lines' height, with
+    no date, identifier or link, that does not open like a list of names."""
+    feet = set()
+    for index, line in enumerate(body[1:], 1):
+        above = body[index - 1]
+        last = index + 1 == len(body) or (body[index + 1].page, body[index + 1].column) != (
+            line.page,
+            line.column,
+        )
+        apart = (above.page, above.column) == (line.page, line.column) and (
+            line.top - above.bottom > 2 * (line.bottom - line.top)
+        )
+        plain = not (has_marker(line.text) or opens_like_names(line.text))
+        if last and apart and plain:
+            feet.add(index)
+    return [line for index, line in enumerate(body) if index not in feet]
 
 
 def _without_strays(body: list[PdfLine]) -> list[PdfLine]:
@@ -147,7 +167,8 @@ def _gap_starts(lines: Sequence[PdfLine]) -> list[int]:
         return []
     usual = statistics.median(gap for _, gap in gaps)
     wide = [i for i, gap in gaps if gap > usual + max(1.5, 0.25 * lines[i].size)]
-    if not wide or len(wide) * 2 > len(gaps):  # half the gaps wide: spacing says nothing
+    # Half the gaps wide: spacing says nothing; one wide gap alone may be the page's foot.
+    if len(wide) < 2 or len(wide) * 2 > len(gaps):
         return []
     # Across a page or column break there is no gap to measure: a line that ends a sentence
     # followed by one that opens like a name list is the best evidence left.

@@ -17,12 +17,22 @@ from citecore.identifiers import arxiv_in_text
 NUMBERED = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")
 _BULLETED = re.compile(r"^\s*[-*•·]\s+")
 HEADING = re.compile(
-    r"^\s*(?:#+\s*)?(?:\d+\.?\s*)?(references|reference list|bibliography|literature cited|"
-    r"works cited|literatur|literaturverzeichnis|références|bibliographie|referencias|"
-    r"bibliografía|referências|bibliografia|riferimenti bibliografici|литература|"
-    r"список литературы|참고\s?문헌|参考文献|參考文獻)\s*:?\s*$",
+    r"^\s*(?:#+\s*)?(?:\d+\.?\s*)?(references|reference\s?list|bibliography|literature\s?cited|"
+    r"works\s?cited|literatur|literaturverzeichnis|références|bibliographie|referencias|"
+    r"bibliografía|referências|bibliografia|riferimenti\s?bibliografici|литература|"
+    r"список\s?литературы|참고\s?문헌|参考文献|參考文獻)\s*:?\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
+
+
+def is_heading(line: str) -> bool:
+    """Whether a printed line is a reference section's heading, letter-spaced ones included
+    ("R E F E R E N C E S", whose letters a PDF gives apart)."""
+    if HEADING.fullmatch(line):
+        return True
+    tokens = line.split()
+    spaced = len(tokens) >= 4 and sum(len(t) == 1 for t in tokens) * 3 >= len(tokens) * 2
+    return spaced and HEADING.fullmatch("".join(tokens)) is not None
 
 
 @dataclass(frozen=True, slots=True)

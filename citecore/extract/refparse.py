@@ -24,10 +24,12 @@ YEAR = re.compile(r"(?<![\d./:–-])(1[5-9]\d\d|20\d\d)[a-z]?(?![\d–]|\.\d)")
 DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 # A quoted title, closed by the mark that matches its opening one; inside single quotes an
-# apostrophe within a word ("cell’s") does not close it.
+# apostrophe within a word ("cell’s") or after a plural before a lower-case word ("Species’
+# roles", "metrics’ standardization") does not close it.
 _QUOTED = re.compile(
     r"(?:“(?P<curly>[^”]{3,}?)”|\"(?P<straight>[^\"]{3,}?)\""
-    r"|‘(?P<single>(?:[^’]|’(?=[^\W\d_])){3,}?)’)(?=[\s,.;:?!]|$)"
+    r"|‘(?P<single>(?:[^’]|’(?=[^\W\d_])|(?<=s)’(?=\s(?!in\b)[a-z])){3,}?)’"
+    r"(?!\s(?!in\b)[a-z]))(?=[\s,.;:?!]|$)"
 )
 
 

@@ -91,9 +91,12 @@ class _Cursor:
             self.page.insert_text((_MARGIN, 35), "Journal of Tests 12 (2024) 1-20", fontsize=8)
             number = str(self.document.page_count)
             self.page.insert_text((_WIDTH / 2 - 5, _HEIGHT - 30), number, fontsize=8)
+            # A foot set high above a wide bottom margin, at the text's own size.
+            foot = f"Graph theory in tests page {number} of 9"
+            self.page.insert_text((_MARGIN, _HEIGHT * 0.895), foot, fontsize=_SIZE)
 
     def put(self, text: str, x_offset: float, font: str = "helv", size: float = _SIZE) -> None:
-        if self.y > _HEIGHT - _MARGIN - 20:
+        if self.y > _HEIGHT * 0.84:
             if self.column + 1 < self.columns:
                 self.column, self.y = self.column + 1, _MARGIN + 20
             else:

@@ -194,6 +194,17 @@ def test_authors_as_a_librarian_reads_them(
             "Lakens",
             "Justify Your Alpha: A Response to “Redefine Statistical Significance”",
         ),
+        (  # Harvard's single quotes around a title with a plural's apostrophe in it
+            "Baker, N. J. and Roslin, T. (2015) ‘Species’ roles in food webs show fidelity’, "
+            "Ecography, 38(2), pp. 130–139.",
+            "Baker",
+            "Species’ roles in food webs show fidelity",
+        ),
+        (
+            "Smith, J. (2015) ‘Counting the species’, Nature, 3, pp. 1–2.",
+            "Smith",
+            "Counting the species",
+        ),
         (  # a quoted title of its own
             "A. Vaswani and N. Parmar, “Attention is all you need,” in Proc. NeurIPS, 2017.",
             "Vaswani",

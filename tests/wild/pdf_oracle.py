@@ -55,7 +55,8 @@ _AUTHOR_REACH = 400
 @dataclass(frozen=True)
 class WildPdf:
     """One row of the corpus's PDF manifest: the PDF, its layout and style as the manifest
-    describes them, its bibliography files and the main source that printed it."""
+    describes them, its bibliography files, the main source that printed it and, where the
+    manifest names one, the intermediate LaTeX file it was rendered through."""
 
     name: str
     pdf: Path
@@ -63,6 +64,7 @@ class WildPdf:
     style: str
     bibliographies: tuple[Path, ...]
     main: Path
+    rendered: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,8 @@ def wild_pdfs() -> list[WildPdf]:
             folder / f.strip() for f in files if f.strip().endswith((".bib", ".json"))
         )
         main = re.sub(r"\([^)]*\)", "", cells["main_source"]).strip()
+        # "manuscript.Rmd (rendered via output/manuscript.tex)": the file that printed it
+        via = re.search(r"rendered via ([^)\s]+)", cells["main_source"])
         found.append(
             WildPdf(
                 cells["name"],
@@ -95,6 +99,7 @@ def wild_pdfs() -> list[WildPdf]:
                 cells["citation_style"],
                 bibliographies,
                 folder / main,
+                folder / via.group(1) if via else None,
             )
         )
     return found
@@ -129,6 +134,13 @@ def oracle(item: WildPdf) -> Oracle:
 def _printed_keys(item: WildPdf) -> tuple[str, list[str]]:
     """How the printed keys were learnt, and the keys in order (none for "titles": the source
     cites nothing the corpus keeps)."""
+    # The LaTeX that pandoc wrote from a Markdown source holds what citeproc printed then; the
+    # source and its bibliography may have changed since (keys cited there but never printed).
+    if item.rendered is not None and item.rendered.is_file():
+        rendered = item.rendered.read_text(encoding="utf-8", errors="replace")
+        printed = list(dict.fromkeys(_CITEPROC_KEYS.findall(rendered)))
+        if printed:
+            return "citeproc", printed
     text = item.main.read_text(encoding="utf-8", errors="replace")
     if item.main.suffix == ".tex":
         printed = list(dict.fromkeys(_CITEPROC_KEYS.findall(text)))
