@@ -253,7 +253,11 @@ def score(expected: Sequence[Expected], found: Sequence[Reference]) -> Score:
         person = best.authors[0] if best.authors else None
         family = person.display().split(",")[0] if person else ""
         bare = person.family if person else ""
-        if normalized(entry.first_author) in (normalized(family), normalized(bare)):
+        # An organisation that a .bib wrote without braces ("Open Science Collaboration") has
+        # its last word as its family name there: the whole name read is the same author.
+        whole = person is not None and person.is_organization
+        ends = whole and normalized(family).endswith(normalized(entry.first_author))
+        if ends or normalized(entry.first_author) in (normalized(family), normalized(bare)):
             result.author += 1
         else:
             result.misses.append(f"author {entry.key}: {family!r} ≠ {entry.first_author!r}")

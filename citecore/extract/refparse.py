@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from citecore.identifiers import arxiv_in_text, normalize_doi
 from citecore.model import Person, Reference, SourceLocation
 
-# A year, not the start of an arXiv id ("1607.06450"), part of a longer number or the end of a
-# page range ("1638–1649").
-YEAR = re.compile(r"(?<![\d./:–-])(1[5-9]\d\d|20\d\d)[a-z]?(?![\d–]|\.\d)")
+# A year, not the start of an arXiv id ("1607.06450"), part of a longer number or of an article
+# number ("e1503"), or the end of a page range ("1638–1649").
+YEAR = re.compile(r"(?<![\w./:–-])(1[5-9]\d\d|20\d\d)[a-z]?(?![\d–]|\.\d)")
 DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 # A quoted title, closed by the mark that matches its opening one; inside single quotes an
@@ -129,7 +129,7 @@ def _formal_list(text: str) -> _Authors | None:
     an inverted first name ("Barabási, A. L., and Z. N. Oltvai") the others may be in order."""
     for form, name in _FORMS.items():
         first = re.match(name, text)
-        if not first:
+        if not first or re.match(r"(?:The|A|An)\s", text):  # "The QGIS Team": no family "The"
             continue
         if (
             form == "family_letters"
@@ -344,6 +344,15 @@ def _corporate_author(text: str) -> _Authors | None:
         if _looks_corporate(segment) or alone or (single and one_phrase):
             complete = not re.search(r"\bet al\b", segment)
             return _Authors(date.start(), Person(family=segment, is_organization=True), complete)
+    # Nature, Vancouver: "The QGIS Team. QGIS project. (2016)." — a name organisations bear.
+    sentence = re.match(r"([^,;.“\"]{2,80}?)\.\s", text)
+    if (
+        sentence
+        and _CORPORATE_WORD.search(sentence.group(1))
+        and _looks_corporate(sentence.group(1))
+    ):
+        name = sentence.group(1).strip()
+        return _Authors(sentence.end(1), Person(family=name, is_organization=True), True)
     # IEEE: "World Bank Group, “World development indicators,” 2023."
     comma = re.match(r"([^,;“\"]{2,80}?)(?:\s+et al\.?)?(?=[,;]\s)", text)
     if not comma or not _looks_corporate(comma.group(1).strip()):

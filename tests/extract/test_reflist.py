@@ -133,6 +133,15 @@ def test_reference_sections_of_real_pdfs(
             "Springer, 2012.",
             "Wagenmakers", False, 2012, "Estimation method",
         ),
+        (  # Nature's order: the organisation, a period, the title, the date
+            "The QGIS Team. QGIS project. (2016). http://www.qgis.org",
+            "The QGIS Team", True, 2016, "QGIS project",
+        ),
+        (  # a PLOS article number is no year
+            "Lowndes, J. S. S. et al. Best practices for assessing ocean health. PeerJ 3, e1503 "
+            "(2015). doi:10.7717/peerj.1503",
+            "Lowndes", False, 2015, "Best practices for assessing ocean health",
+        ),
         (
             "The Astropy Collaboration; Price-Whelan, A. M.; Zabalza, V. The Astropy Project. "
             "AJ 2018, 156, 123.",

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import bibtexparser
 import pymupdf
 
 from citecore.extract.knitr import is_knitr_source
@@ -173,12 +174,29 @@ def _citeproc_keys(markdown: str, item: WildPdf) -> list[str]:
 
 
 def _csl_items(bibliographies: tuple[Path, ...]) -> dict[str, dict[str, Any]]:
-    """Every entry of the bibliography files as pandoc's CSL JSON, by key."""
+    """Every entry of the bibliography files as pandoc's CSL JSON, by key, each title without
+    the biblatex `titleaddon` that pandoc appends to it ("Science Isn’t Broken.
+    FiveThirtyEight"): an annex printed after the title, not the work's title."""
     items: dict[str, dict[str, Any]] = {}
     for path in bibliographies:
+        addons = _title_addons(path) if path.suffix == ".bib" else {}
         for entry in _csl_json(path):
+            title = str(entry.get("title", ""))
+            head, _, tail = title.rpartition(". ")
+            if entry["id"] in addons and normalized(tail) == normalized(addons[entry["id"]]):
+                entry["title"] = head
             items.setdefault(entry["id"], entry)
     return items
+
+
+def _title_addons(path: Path) -> dict[str, str]:
+    """The `titleaddon` of each entry of a BibTeX file that has one, braces dropped."""
+    library = bibtexparser.parse_string(path.read_text(encoding="utf-8", errors="replace"))
+    return {
+        entry.key: str(entry.fields_dict["titleaddon"].value).replace("{", "").replace("}", "")
+        for entry in library.entries
+        if "titleaddon" in entry.fields_dict
+    }
 
 
 def _csl_json(path: Path) -> list[dict[str, Any]]:
