@@ -47,6 +47,9 @@ _END_HEADING = re.compile(
 )
 
 
+_SIZE_SAMPLE = 40
+
+
 def _section(lines: Sequence[PdfLine]) -> list[PdfLine]:
     """The lines of the last reference section (empty when no heading names one)."""
     headings = [i for i, line in enumerate(lines) if is_heading(line.text)]
@@ -55,7 +58,8 @@ def _section(lines: Sequence[PdfLine]) -> list[PdfLine]:
     body = list(lines[headings[-1] + 1 :])
     if not body:
         return []
-    size = statistics.median(line.size for line in body)
+    # The list's type size, from its start: figures and tables may follow it for pages.
+    size = statistics.median(line.size for line in body[:_SIZE_SAMPLE])
     for index, line in enumerate(body):
         short = len(line.text.split()) <= 8
         larger = line.size > size + 0.9

@@ -59,7 +59,7 @@ _INITIALS = rf"{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}\.)*"
 # APA's ellipsis for the authors left out: "…", "..." or, as APA 6 typesets it, ". . .".
 _ELLIPSIS = r"(?:\.\.\.|\.\s\.\s\.|…)"
 _SEPARATOR = rf"(?:,?\s*(?:&|and)\s+|,\s*(?:{_ELLIPSIS}\s*)?|;\s*)"
-_ET_AL = rf"(?:,?\s*(?:et\s+al\.?|{_ELLIPSIS})|[,;]\s*others\b\.?)"
+_ET_AL = rf"(?:[,;]?\s*(?:et\s+al\.?|{_ELLIPSIS})|[,;]\s*others\b\.?)"
 
 # Each author-list form: one name, as a pattern; a list is names joined by separators. A family
 # name before ", G." may be several words ("Adams Redai, J.", "van der Walt, S."), never a
@@ -67,8 +67,11 @@ _ET_AL = rf"(?:,?\s*(?:et\s+al\.?|{_ELLIPSIS})|[,;]\s*others\b\.?)"
 _LOOSE_FAMILY = r"(?:[^\W\d_]|[\s'’\-\u0300-\u036f]|\.(?!\s))+?"
 # Initials with periods ("M. C. O. M. I.", "P.-C."), or without where a separator follows at
 # once ("Imoto, S, Yamaguchi, R."): "Etz, J. A Bayesian …" must leave the "A" to the title.
+# A later initial may have two letters ("Ivanov, P.Ch."); a nickname may follow in parentheses
+# ("Li, Z.(Steven)").
 _LOOSE_INITIALS = (
-    rf"(?:{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}\.){{0,5}}|{_CAPITAL}{{1,3}}(?=\s*[,;&(]|$))"
+    rf"(?:{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}[a-z]?\.){{0,5}}(?:\s?\([^\W\d_]{{2,20}}\))?"
+    rf"|{_CAPITAL}{{1,3}}(?=\s*[,;&(]|$))"
 )
 _FORMS = {
     # Andrews, M. / Tiana Roig, E. / Walt, S. van der

@@ -133,6 +133,20 @@ def test_reference_sections_of_real_pdfs(
             "Springer, 2012.",
             "Wagenmakers", False, 2012, "Estimation method",
         ),
+        (  # MDPI/ACS: "; et al.", a two-letter initial, a nickname after the initials
+            "Harris, C.R.; Walt, S.J. van der; Smith, N.J.; et al. Array Programming with NumPy. "
+            "Nature 2020, 585, 357–362.",
+            "Harris", False, 2020, "Array Programming with NumPy",
+        ),
+        (
+            "Xiong, W.; Faes, L.; Ivanov, P.Ch. Entropy Measures. Physical Review E 2017, 95.",
+            "Xiong", False, 2017, "Entropy Measures",
+        ),
+        (
+            "Namdari, A.; Li, Z.(Steven). A Review of Entropy Measures. Advances in Mechanical "
+            "Engineering 2019, 11, 168781401985735.",
+            "Namdari", False, 2019, "A Review of Entropy Measures",
+        ),
         (  # Nature's order: the organisation, a period, the title, the date
             "The QGIS Team. QGIS project. (2016). http://www.qgis.org",
             "The QGIS Team", True, 2016, "QGIS project",

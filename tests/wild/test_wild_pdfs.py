@@ -29,7 +29,7 @@ FLOORS = {
     "koch-glmm-apaquarto": (0.98, 0.98),
     "lakens-equivalence-ampps": (1.0, 0.96),
     "lowndes-better-science-natecoevo": (0.97, 0.97),
-    "makowski-complexity-mdpi-entropy": (1.0, 0.87),
+    "makowski-complexity-mdpi-entropy": (1.0, 1.0),
     "mitchell-soundscape-elsevier": (0.96, 0.93),
     "moptsp-cig-ieeeconf": (1.0, 0.93),
     "pargent-gold-standard-apa": (0.98, 0.94),
