@@ -191,8 +191,9 @@ def _sentence_starts(lines: Sequence[PdfLine]) -> list[int]:
     return [0] + [i for i in range(1, len(lines)) if opens_entry(lines[i - 1].text, lines[i].text)]
 
 
-# An alphabetic label in brackets ("[BDN+07]", "[dVSH+18]", "[B+16]" whose "+" was set raised).
-_LABEL = re.compile(r"^\[[^\[\]]{1,16}\]\s")
+# An alphabetic label in brackets ("[BDN+07]", "[dVSH+18]", "[B+16]" whose "+" was set raised),
+# the text after it with or without a space ("[B16]Clément").
+_LABEL = re.compile(r"^\[[^\[\]]{1,16}\](?:\s|(?=[^\W\d_]))")
 
 
 def _label_starts(lines: Sequence[PdfLine]) -> list[int]:

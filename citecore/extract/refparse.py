@@ -137,12 +137,14 @@ def _formal_list(text: str) -> _Authors | None:
         if (
             form == "family_letters"
             and re.match(
-                r"\s+[A-Z][\w'’-]+(?:,\s*(?:and\s+)?[A-Z]|\s+and\s+[A-Z][\w'’-]+\s+[A-Z]"
-                r"|\.\s+(?:1[5-9]|20)\d\d[a-z]?\.\s+\S)",  # ACL: "… Taylor. 1953. Title"
+                r"\s+(?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]a|[Dd]i|[Ll]e|[Ll]a)\s+)*"
+                r"[A-Z][\w'’-]+(?:,\s*(?:and\s+)?[A-Z]|\s+and\s+[A-Z][\w'’-]+\s+[A-Z]"
+                r"|\.\s+(?:1[5-9]|20)\d\d[a-z]?\.\s+\S"  # ACL: "… Taylor. 1953. Title"
+                r"|\.\s+(?!In:)[A-Z][\w'’-]*:\s)",  # ACM: "Kevin P. Lawton. Bochs: A …"
                 text[first.end() :],
             )
         ):
-            continue  # "Samuel R. Bowman, Gabor …", "Wilson L Taylor. 1953.": given names first
+            continue  # "Samuel R. Bowman, Gabor …", "Michael L. Van de Vanter, …": given first
         other = name
         if form == "family_initials":
             other = rf"(?:{name}|{_FORMS['initials_family']})"

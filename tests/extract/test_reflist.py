@@ -133,6 +133,20 @@ def test_reference_sections_of_real_pdfs(
             "Springer, 2012.",
             "Wagenmakers", False, 2012, "Estimation method",
         ),
+        (  # ACM's names in natural order: a middle initial, a capitalised particle
+            "Kevin P. Lawton. Bochs: A portable pc emulator for unix/x. Linux J., 1996.",
+            "Lawton", False, 1996, "Bochs: A portable pc emulator for unix/x",
+        ),
+        (
+            "Michael L. Van de Vanter, Chris Seaton, and Thomas Würthinger. Fast, flexible, "
+            "polyglot instrumentation support for debuggers. CoRR, abs/1803.10201, 2018.",
+            "Vanter", False, 2018, "Fast, flexible, polyglot instrumentation support for debuggers",
+        ),
+        (  # Vancouver's "Family I." before a one-word title and "In:" stays Vancouver's
+            "Bayer M. SQLAlchemy. In: Brown A, Wilson G, editors. The Architecture of Open Source "
+            "Applications. 2012.",
+            "Bayer", False, 2012, "SQLAlchemy",
+        ),
         (  # MDPI/ACS: "; et al.", a two-letter initial, a nickname after the initials
             "Harris, C.R.; Walt, S.J. van der; Smith, N.J.; et al. Array Programming with NumPy. "
             "Nature 2020, 585, 357–362.",
