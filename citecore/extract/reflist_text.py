@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from citecore.extract.refparse import DOI, YEAR
 from citecore.identifiers import arxiv_in_text
 
-NUMBERED = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")
+# A list number, never a year: "2011. pyfakefs …" is an ACM entry with no author.
+_NUMBER = r"(?!(?:1[5-9]|20)\d\d\b)\d{1,4}"
+NUMBERED = re.compile(rf"^\s*(?:\[{_NUMBER}\]|\({_NUMBER}\)|{_NUMBER}[.)])\s+")
 _BULLETED = re.compile(r"^\s*[-*•·]\s+")
 HEADING = re.compile(
     r"^\s*(?:#+\s*)?(?:\d+\.?\s*)?(references|reference\s?list|bibliography|literature\s?cited|"

@@ -55,7 +55,7 @@ _FAMILY = (
     rf"(?:{_PARTICLE}\s+)*"
     rf"{_CAPITAL}[\w'’\-\u0300-\u036f]*(?:\s+(?:Jr\.?|Sr\.?|II|III|IV))?"
 )
-_INITIALS = rf"{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}\.)*"
+_INITIALS = rf"{_CAPITAL}\.(?:\s?-?\s?{_CAPITAL}\.|-[a-z]\.)*"  # "J.-h." too
 # APA's ellipsis for the authors left out: "…", "..." or, as APA 6 typesets it, ". . .".
 _ELLIPSIS = r"(?:\.\.\.|\.\s\.\s\.|…)"
 _SEPARATOR = rf"(?:,?\s*(?:&|and)\s+|,\s*(?:{_ELLIPSIS}\s*)?|;\s*)"
@@ -362,6 +362,14 @@ def _corporate_author(text: str) -> _Authors | None:
     comma = re.match(r"([^,;“\"]{2,80}?)(?:\s+et al\.?)?(?=[,;]\s)", text)
     if not comma or not _looks_corporate(comma.group(1).strip()):
         return None
+    # ACM: "National Academies of Sciences, Engineering, and Medicine. Title": a first sentence
+    # that lists "…, and …" with no person's initials, quotation or colon is one organisation's
+    # name (or several). (IEEE's "AEA, The … portal, …" is a name and an unquoted title.)
+    whole = _SENTENCE_END.search(text)
+    name = text[: whole.start()].strip() if whole and whole.start() < 300 else ""
+    listed = re.search(r",\s+and\s", name) and not re.search(r"\b[A-Z]\.|[“\":]", name)
+    if whole and listed:
+        return _Authors(whole.end(), Person(family=name, is_organization=True), True)
     end = _list_runs_on(text, comma.end())
     if end == comma.end() or not re.search(r"(?<!\w)[A-Z]\.", text[comma.end() : end]):
         end = comma.end() + 2  # what follows holds no person's name: it is the title
@@ -403,6 +411,8 @@ def _not_an_end(before: str, after: str) -> bool:
     or a dotted word ("U.S."), or between a title and its numbered part ("… - II. Choosing",
     "… orientation. IV. Further …", "…. Part 2: …")."""
     last = before.rsplit(None, 1)[-1] if before.strip() else ""
+    if re.search(r"\d(?:st|nd|rd|th)\s+ed$", before) and after[:1].isupper():
+        return False  # "…: An Algorithmic Approach, 3rd ed. McGraw-Hill": the edition ends it
     dotted = re.fullmatch(r"(?:[A-Za-z]\.)+[A-Za-z]", last)  # "U.S", "e.g"
     if _ABBREVIATION.search(before) or dotted or before.endswith("."):
         return True
@@ -421,6 +431,8 @@ def _subtitle_follows(after: str) -> bool:
         return True
     if re.match(r"(?:In\b|Proc|Journal|J\.|Trans|Annals|Advances|IEEE|ACM|arXiv)", after):
         return False
+    if re.match(r"[^.?!]{3,120}[.?!]\s+In\s", after):  # "… my code? Falsification-driven
+        return True  # verification. In ASE.": the book or proceedings come after the subtitle
     phrase = re.split(r"\.\s|[,;:]\s", after, maxsplit=1)[0]
     return len(phrase.split()) >= 6 and not re.search(r"\d", phrase)
 
@@ -445,8 +457,11 @@ def _first_sentence(text: str) -> str:
 
 
 _TRAILERS = re.compile(
-    r"(?:,\s*(?:\d+(?:st|nd|rd|th)?|vol\.?\s*\d+)$"  # IEEE: "…, 2nd ed." / "…, vol. 84."
-    r"|,\s*(?:1[5-9]|20)\d\d$"  # a year run on: "Java-Adaptive-Resonance-Theory, 2018"
+    # IEEE: "…, 2nd ed." / "…, vol. 84."
+    r"(?:,\s*(?:\d+(?:st|nd|rd|th)?(?:\s+ed\.?)?|vol\.?\s*\d+)$"
+    # a date run on: "Java-Adaptive-Resonance-Theory, 2018", "… Research Data, May 2017"
+    r"|,\s*(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+)?"
+    r"(?:1[5-9]|20)\d\d$"
     r"|\s*\([^()]*\b(?:1[5-9]|20)\d\d\)$"  # Nature's imprint: "… of Data (2020)"
     # Volume and pages run on where no journal name was printed: "… WASP-17b 956, L29".
     r"|\s+\d+(?:\s*\(\d+\))?,\s*[A-Za-z]?\d+(?:[–-][A-Za-z]?\d+)?$"
@@ -614,7 +629,12 @@ def _title_alone(text: str) -> str:
     """The title of an entry that is only a title, its edition, year and link; "" otherwise
     (a name list opens it, or the phrase holds sentences: authors then a title)."""
     alone = _TITLE_ALONE.match(text)
-    if alone is None or _formal_list(text) is not None:
+    if alone is None:
+        return ""
+    formal = _formal_list(text)
+    # A name list would leave no title before the link ("Intel VTune Amplifier XE. https://…"
+    # read as "Amplifier, X. E."): the phrase is the title.
+    if formal is not None and formal.end < alone.end("title"):
         return ""
     title = alone.group("title")
     # A date inside the phrase is an author–year entry's ("ISO, 2019. ISO/TS 12913-3 …").
@@ -636,7 +656,13 @@ def parse_reference_text(
         else ""
     )
     alone = _title_alone(text)
-    authors = None if alone else _formal_list(text) or _corporate_author(text) or _plain_list(text)
+    # ACM's entry with no author: its date stands first ("2011. pyfakefs implements …").
+    dated_first = re.match(r"\(?(?:1[5-9]|20)\d\d[a-z]?\)?\.\s", text)
+    authors = (
+        None
+        if alone or dated_first
+        else _formal_list(text) or _corporate_author(text) or _plain_list(text)
+    )
     after_authors = text[authors.end :] if authors else text
     title, year = "", None
     date = _DATE_AFTER_AUTHORS.match(after_authors)
