@@ -127,6 +127,31 @@ def _person(name: str, form: str) -> Person:
     return Person(family=family, given=given)
 
 
+# What follows "Given I" when it is a name in natural order, not "Family I": its family name,
+# then more names, or the ACL date.
+_FAMILY_AFTER_GIVEN = re.compile(
+    r"\s+(?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]a|[Dd]i|[Ll]e|[Ll]a)\s+)*"
+    r"[A-Z][\w'’-]+(?:,\s*(?:and\s+)?(?:[A-Z]|others\b)"  # "John D Hunter, others."
+    r"|\s+and\s+[A-Z][\w'’-]+\s+[A-Z]"
+    r"|\.\s+(?:1[5-9]|20)\d\d[a-z]?\.\s+\S"  # ACL: "… Taylor. 1953. Title"
+    r"|(?P<alone>\.\s+(?!In:)[A-Z][\w'’-]*(?P<colon>:)?))"
+)
+
+
+def _given_names_first(name: str, rest: str) -> bool:
+    """Whether a name read as "Family I" ("Kevin P", "John K") is the start of "Given I
+    Family": its family name follows, then more names, a date or — for one name alone — the
+    title: after an initial without a period ("John K Kruschke. What …", where Vancouver's list
+    would have ended with one), or one whose title opens "Word:" ("Kevin P. Lawton. Bochs: A
+    …"; Vancouver's "Grecco HE. Pint. GitHub …" stays Vancouver's)."""
+    after = _FAMILY_AFTER_GIVEN.match(rest)
+    if after is None:
+        return False
+    if after.group("alone") is None:
+        return True
+    return not name.endswith(".") or after.group("colon") is not None
+
+
 def _formal_list(text: str) -> _Authors | None:
     """An author list written in one of the formal forms, when the entry opens with one. After
     an inverted first name ("Barabási, A. L., and Z. N. Oltvai") the others may be in order."""
@@ -134,16 +159,7 @@ def _formal_list(text: str) -> _Authors | None:
         first = re.match(name, text)
         if not first or re.match(r"(?:The|A|An)\s", text):  # "The QGIS Team": no family "The"
             continue
-        if (
-            form == "family_letters"
-            and re.match(
-                r"\s+(?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]a|[Dd]i|[Ll]e|[Ll]a)\s+)*"
-                r"[A-Z][\w'’-]+(?:,\s*(?:and\s+)?[A-Z]|\s+and\s+[A-Z][\w'’-]+\s+[A-Z]"
-                r"|\.\s+(?:1[5-9]|20)\d\d[a-z]?\.\s+\S"  # ACL: "… Taylor. 1953. Title"
-                r"|\.\s+(?!In:)[A-Z][\w'’-]*:\s)",  # ACM: "Kevin P. Lawton. Bochs: A …"
-                text[first.end() :],
-            )
-        ):
+        if form == "family_letters" and _given_names_first(first.group(0), text[first.end() :]):
             continue  # "Samuel R. Bowman, Gabor …", "Michael L. Van de Vanter, …": given first
         other = name
         if form == "family_initials":

@@ -142,6 +142,20 @@ def test_reference_sections_of_real_pdfs(
             "polyglot instrumentation support for debuggers. CoRR, abs/1803.10201, 2018.",
             "Vanter", False, 2018, "Fast, flexible, polyglot instrumentation support for debuggers",
         ),
+        (  # a given name and an initial without its period: natural order
+            "John K Kruschke. What to believe: Bayesian methods for data analysis. Trends in "
+            "Cognitive Sciences. 2010 Jul;14(7):293–300.",
+            "Kruschke", False, 2010, "What to believe: Bayesian methods for data analysis",
+        ),
+        (
+            "John D Hunter, others. Matplotlib: A 2D graphics environment. Computing in science "
+            "and engineering. 2007;9(3):90–5.",
+            "Hunter", False, 2007, "Matplotlib: A 2D graphics environment",
+        ),
+        (  # Vancouver's one-word title after "Family II."
+            "Grecco HE. Pint. GitHub repository. https://github.com/hgrecco/pint; GitHub; 2018.",
+            "Grecco", False, 2018, "Pint",
+        ),
         (  # Vancouver's "Family I." before a one-word title and "In:" stays Vancouver's
             "Bayer M. SQLAlchemy. In: Brown A, Wilson G, editors. The Architecture of Open Source "
             "Applications. 2012.",
