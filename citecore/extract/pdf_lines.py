@@ -178,9 +178,14 @@ _LABEL_CHARS = 12
 
 def _label_box(worded: Sequence[_Span]) -> tuple[str, float]:
     """The text before the first gap of nearly an em or more in a line's first few characters,
-    and where the rest starts; ("", x0) when the line has no such gap."""
+    or a number set raised and small before the text (a superscript label), and where the rest
+    starts; ("", x0) when the line has neither."""
     if not worded:
         return "", 0.0
+    first, body = worded[0], max(worded, key=lambda s: len(s.text))
+    raised = first.size < body.size * 0.85 and first.bottom < body.bottom - body.size * 0.15
+    if len(worded) > 1 and raised and re.fullmatch(r"\s*\d{1,4}[.,]?\s*", first.text):
+        return first.text.strip(), worded[1].x0
     for index in range(1, len(worded)):
         before = "".join(s.text for s in worded[:index]).strip()
         if len(before) > _LABEL_CHARS:

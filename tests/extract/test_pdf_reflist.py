@@ -41,6 +41,8 @@ def layout(draw: st.DrawFn) -> dict[str, Any]:
         "two_columns": draw(st.booleans()),
         "numbered": draw(st.booleans()),
         "alpha": draw(st.booleans()),  # (unnumbered lists) "BB08." / "CFG+20." label boxes
+        "superscript": draw(st.booleans()),  # (numbered lists) the number set raised and small
+        "doi_lines": draw(st.booleans()),  # each entry's DOI on a line of its own
         "hanging": draw(st.booleans()),  # (unnumbered lists) else every line set flush
         "stray": draw(st.booleans()),  # a line set left of the list before and after it
         "furniture": draw(st.booleans()),
@@ -132,6 +134,18 @@ def _alpha_label(cursor: _Cursor, number: int, text: str, indent: float) -> None
     cursor.y -= _LEADING  # the entry's text shares the label's baseline
 
 
+def _doi(number: int) -> str:
+    return f"doi:10.5555/tests.{number}"
+
+
+def printed(spec: dict[str, Any]) -> list[str]:
+    """The entries as `typeset` prints them: with their DOI line where the layout has one."""
+    return [
+        " ".join(f"{text} {_doi(number)}".split() if spec["doi_lines"] else text.split())
+        for number, text in enumerate(spec["entries"], 1)
+    ]
+
+
 def typeset(spec: dict[str, Any], path: Path) -> None:
     """Write the PDF that `spec` describes."""
     document = pymupdf.open()
@@ -146,20 +160,26 @@ def typeset(spec: dict[str, Any], path: Path) -> None:
     if spec["stray"]:  # an R chunk knitr never ran, a LaTeX group's end
         cursor.put('{r refs} r_refs(file = "paper.bib")', 0)
     for number, text in enumerate(spec["entries"], 1):
-        if spec["numbered"]:
+        doi = [_doi(number)] if spec["doi_lines"] else []
+        if spec["numbered"] and spec["superscript"]:
+            cursor.put(str(number), indent, size=6)
+            cursor.y -= _LEADING - 3  # the text's baseline a little below the raised number
+            for line in [*_wrap(text, width - indent - 12), *doi]:
+                cursor.put(line, indent + 12)
+        elif spec["numbered"]:
             cursor.put(f"[{number}]", indent)
             cursor.y -= _LEADING  # the label shares the first line's baseline
-            for line in _wrap(text, width - indent - 22):
+            for line in [*_wrap(text, width - indent - 22), *doi]:
                 cursor.put(line, indent + 22)
         elif spec["alpha"]:
             _alpha_label(cursor, number, text, indent)
-            for line in _wrap(text, width - indent - 40):
+            for line in [*_wrap(text, width - indent - 40), *doi]:
                 cursor.put(line, indent + 40)
         else:
             hang = 12 if spec["hanging"] else 0
             first, *rest = _wrap(text, width - indent)
             cursor.put(first, indent)
-            for line in _wrap(" ".join(rest), width - indent - hang) if rest else []:
+            for line in [*(_wrap(" ".join(rest), width - indent - hang) if rest else []), *doi]:
                 cursor.put(line, indent + hang)
     if spec["stray"]:
         cursor.put("\\endgroup", 0)
@@ -186,7 +206,7 @@ def test_generated_layouts_give_back_every_entry(spec: dict[str, Any]) -> None:
         pdf = Path(folder) / "paper.pdf"
         typeset(spec, pdf)
         found = [e.text for e in pdf_entries(pdf_lines(pdf))]
-    assert found == [" ".join(e.split()) for e in spec["entries"]]
+    assert found == printed(spec)
 
 
 def test_lines_join_as_printed() -> None:

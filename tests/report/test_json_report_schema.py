@@ -126,6 +126,7 @@ def test_a_pdf_reference_list_report_validates_and_shows_each_entry(
         "authors": ["Bengio, Y."],
         "year": 1994,
         "title": "Learning long-term dependencies with gradient descent is difficult",
+        "venue": "IEEE Transactions on Neural Networks",
     }
     # Every finding about an entry read from a PDF says which entry: its printed text (the
     # table folds it within its column).
