@@ -108,15 +108,23 @@ _NAME_OPENING = re.compile(
 )
 
 
+# An author–year opening whose author no name form reads: an organisation, a one-word name, a
+# quoted title standing first ("World Bank Group (2023)", "Sanoma (2024)", "“SmartNoise” (2023)").
+_DATED_OPENING = re.compile(
+    r"^[“\"]?[A-Z][^\s().]*(?:\s[^\s().]+){0,6}?[”\"]?\s\((?:1[5-9]|20)\d\d[a-z]?\)"
+)
+
+
 def opens_like_names(line: str) -> bool:
-    """Whether `line` starts like a list of names ("Family, G.", "G. Family", "Family GG")."""
-    return bool(_NAME_OPENING.match(line))
+    """Whether `line` starts like a list of names ("Family, G.", "G. Family", "Family GG") or
+    an author and its date ("World Bank Group (2023)")."""
+    return bool(_NAME_OPENING.match(line) or _DATED_OPENING.match(line))
 
 
 def opens_entry(previous: str, line: str) -> bool:
     """Whether `line` opens a new entry after `previous`: the one ends an entry, the other
-    starts like a list of names."""
-    return bool(ends_entry(previous) and _NAME_OPENING.match(line))
+    starts like a list of names or an author and its date."""
+    return bool(ends_entry(previous) and opens_like_names(line))
 
 
 def ends_entry(text: str) -> bool:

@@ -35,6 +35,15 @@ def test_numbered_list_fields() -> None:
 @pytest.mark.parametrize(
     ("text", "count"),
     [
+        # Cite Them Right set flush: entries open with names or with an author and its date
+        (
+            "Firke, S. (2021) Janitor: Simple tools. Available at: https://x.org/janitor.\n"
+            "FCC (2021) “Fourteenth broadband deployment report.” https://www.fcc.gov/reports/\n"
+            "fourteenth-broadband-deployment-report.\n"
+            "World Bank Group (2023) “World development indicators.” https://databank.org/\n"
+            "“SmartNoise” (2023) SmartNoise. Available at: https://docs.smartnoise.org/.\n",
+            4,
+        ),
         ("- Doe J. A title here. 2001.\n- Roe R. Another title. 2002.\n", 2),
         ("Doe J. A title here. 2001.\n\nRoe R. Another\ntitle. 2002.\n\nNo year here.\n", 2),
         ("1. Doe J. One. 2001.\n2. Roe R. Two. 10.1000/xyz\n", 2),
