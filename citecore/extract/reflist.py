@@ -16,7 +16,7 @@ from pathlib import Path
 from citecore.extract.pdf_lines import pdf_lines
 from citecore.extract.pdf_reflist import pdf_entries
 from citecore.extract.reflist_text import reference_section, split_references
-from citecore.extract.refparse import parse_reference_text
+from citecore.extract.refparse import SAME_AUTHORS, parse_reference_text
 from citecore.model import Reference, SourceLocation
 
 
@@ -30,8 +30,14 @@ def readable_key(number: int, reference: Reference) -> str:
 
 
 def with_readable_keys(references: list[Reference]) -> list[Reference]:
-    """`references` in order, each keyed by `readable_key`."""
-    return [replace(r, key=readable_key(n, r)) for n, r in enumerate(references, 1)]
+    """`references` in order, each keyed by `readable_key`; an entry printed with the rule for
+    "the same authors" ("——, “Title,” …") has the entry before's authors, as the print says."""
+    filled: list[Reference] = []
+    for reference in references:
+        if filled and not reference.authors and SAME_AUTHORS.match(reference.text):
+            reference = replace(reference, authors=filled[-1].authors)
+        filled.append(reference)
+    return [replace(r, key=readable_key(n, r)) for n, r in enumerate(filled, 1)]
 
 
 def references_from_text(text: str, file: str, line_offset: int = 0) -> list[Reference]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citecore.identifiers import arxiv_in_text, normalize_doi
 from citecore.model import Person, Reference, SourceLocation
@@ -658,6 +658,10 @@ def _title_alone(text: str) -> str:
     return "" if _SENTENCE_END.search(title) or dated else _clean_title(title)
 
 
+# The rule a style prints for "the same authors as the entry before" (IEEE's "——,").
+SAME_AUTHORS = re.compile(r"\s*(?:[—–]{2,}|-{3,}|_{3,})\s*[.,]?\s*")
+
+
 def parse_reference_text(
     text: str, key: str, location: SourceLocation, italic: Sequence[str] = ()
 ) -> Reference:
@@ -671,12 +675,17 @@ def parse_reference_text(
         if url_match and "doi.org" not in url_match.group(0)
         else ""
     )
+    repeated = SAME_AUTHORS.match(text)
+    if repeated:  # "——, “Title,” …": the entry before's authors, which the caller fills in
+        return replace(
+            parse_reference_text(text[repeated.end() :], key, location, italic), text=text
+        )
     alone = _title_alone(text)
     # ACM's entry with no author: its date stands first ("2011. pyfakefs implements …").
     dated_first = re.match(r"\(?(?:1[5-9]|20)\d\d[a-z]?\)?\.\s", text)
     authors = (
         None
-        if alone or dated_first
+        if alone or dated_first or text[:1] in '“"‘'  # a quoted title stands first
         else _formal_list(text) or _corporate_author(text) or _plain_list(text)
     )
     after_authors = text[authors.end :] if authors else text

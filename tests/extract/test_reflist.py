@@ -333,3 +333,16 @@ def test_apa_author_lists_and_quotations(printed: str, first: str, title: str) -
 def test_harvard_date_forms(printed: str, title: str, year: int | None) -> None:
     (read,) = references_from_text(f"References\n\n{printed}\n", "refs.txt")
     assert (read.title, read.year) == (title, year)
+
+
+def test_the_rule_for_the_same_authors_is_the_entry_befores() -> None:
+    """IEEE prints "——," for the authors of the entry before: those are this entry's."""
+    text = (
+        "References\n\n[1] E. J. Powley, D. Whitehouse, and P. I. Cowling, “Monte Carlo Tree "
+        "Search with Macro-Actions,” in Proc. IEEE CIG, 2013, pp. 73–80.\n[2] ——, “Heuristic "
+        "route planning for the Physical Travelling Salesman Problem,” in Proc. IEEE CIG, 2012.\n"
+    )
+    first, second = references_from_text(text, "refs.txt")
+    assert second.authors == first.authors
+    assert second.title == "Heuristic route planning for the Physical Travelling Salesman Problem"
+    assert (second.key, second.year) == ("ref2-powley2012", 2012)

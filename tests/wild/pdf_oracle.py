@@ -30,8 +30,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import bibtexparser
 import pymupdf
+from bibtexparser.entrypoint import parse_string
 
 from citecore.extract.knitr import is_knitr_source
 from citecore.pandoc.reader import pandoc_path
@@ -191,7 +191,7 @@ def _csl_items(bibliographies: tuple[Path, ...]) -> dict[str, dict[str, Any]]:
 
 def _title_addons(path: Path) -> dict[str, str]:
     """The `titleaddon` of each entry of a BibTeX file that has one, braces dropped."""
-    library = bibtexparser.parse_string(path.read_text(encoding="utf-8", errors="replace"))
+    library = parse_string(path.read_text(encoding="utf-8", errors="replace"))
     return {
         entry.key: str(entry.fields_dict["titleaddon"].value).replace("{", "").replace("}", "")
         for entry in library.entries
