@@ -31,7 +31,7 @@ FLOORS = {
     "lowndes-better-science-natecoevo": (0.97, 0.97),
     "makowski-complexity-mdpi-entropy": (1.0, 1.0),
     "mitchell-soundscape-elsevier": (0.96, 0.93),
-    "moptsp-cig-ieeeconf": (1.0, 0.93),
+    "moptsp-cig-ieeeconf": (1.0, 1.0),
     "pargent-gold-standard-apa": (0.98, 0.94),
     "poisot-network-els-preprint": (1.0, 0.99),
     "rand-seals-rmd-example": (1.0, 1.0),
