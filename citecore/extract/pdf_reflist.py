@@ -196,6 +196,16 @@ def _sentence_starts(lines: Sequence[PdfLine]) -> list[int]:
 _LABEL = re.compile(r"^\[[^\[\]]{1,16}\](?:\s|(?=[^\W\d_]))")
 
 
+def _text_edges(lines: Sequence[PdfLine], leaving_out: set[int]) -> dict[tuple[int, int], int]:
+    """The text's edge in each page's column: where most of its lines start, the lines at
+    `leaving_out` (labelled lines, entry starts) aside."""
+    edges: dict[tuple[int, int], Counter[int]] = {}
+    for index, line in enumerate(lines):
+        if index not in leaving_out:
+            edges.setdefault((line.page, line.column), Counter())[round(line.x0)] += 1
+    return {key: xs.most_common(1)[0][0] for key, xs in edges.items()}
+
+
 def _label_starts(lines: Sequence[PdfLine]) -> list[int]:
     """Entry starts from bracketed labels at line starts, found by their alignment: a label
     line starts left of where the entry's other lines start (labels set flush, or right-aligned
@@ -204,17 +214,12 @@ def _label_starts(lines: Sequence[PdfLine]) -> list[int]:
     labelled = [i for i, line in enumerate(lines) if _LABEL.match(line.text)]
     if len(labelled) < 2 or len(labelled) * 12 < len(lines):
         return []
-    # The text's edge in each page's column: where most unlabelled lines start.
-    edges: dict[tuple[int, int], Counter[int]] = {}
-    labels = set(labelled)
-    for index, line in enumerate(lines):
-        if index not in labels:
-            edges.setdefault((line.page, line.column), Counter())[round(line.x0)] += 1
+    edges = _text_edges(lines, set(labelled))
     starts = []
     for index in labelled:
         line = lines[index]
         edge = edges.get((line.page, line.column))
-        if edge is None or line.x0 < edge.most_common(1)[0][0] - 2:
+        if edge is None or line.x0 < edge - 2:
             starts.append(index)
     return starts if len(starts) >= 2 else []
 
@@ -259,24 +264,16 @@ def _boxed_labels(lines: Sequence[PdfLine], starts: Sequence[int]) -> set[int]:
     """The entry starts whose line opens with a label box ("BB08.", "Woo.", "CFG+20.") set
     before the entry's text, which starts where the entry's other lines do: found when most
     entries are set so. (A label cannot be told from a surname by its letters alone.)"""
-    opening = set(starts)
-    edges: dict[tuple[int, int], Counter[int]] = {}
-    for index, line in enumerate(lines):
-        if index not in opening:
-            edges.setdefault((line.page, line.column), Counter())[round(line.x0)] += 1
+    edges = _text_edges(lines, set(starts))
     box_x = _box_x(lines, starts)
     boxed = set()
     for index in starts:
         line = lines[index]
         edge = edges.get((line.page, line.column))
-        hangs = edge is None or abs(box_x.get((line.page, line.column), -9) - _mode(edge)) <= 2
+        hangs = edge is None or abs(box_x.get((line.page, line.column), -9) - edge) <= 2
         if _boxed(line, box_x) and hangs:
             boxed.add(index)
     return boxed if len(boxed) * 3 >= len(starts) * 2 else set()
-
-
-def _mode(xs: Counter[int]) -> int:
-    return xs.most_common(1)[0][0]
 
 
 _MOST_LINES = 10
