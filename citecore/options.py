@@ -61,6 +61,10 @@ OPTION_NAMES = (
     "pool_threshold",
     "cutoff",
     "grobid",
+    "fetch_sources",
+    "zotero",
+    "zotero_url",
+    "zotero_data",
 )
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
@@ -100,6 +104,11 @@ class Options:
     pool_threshold: float = 0.9
     cutoff: str = ""
     grobid: str = ""
+    # Sources the writer does not have: open-access copies and their Zotero library's PDFs.
+    fetch_sources: bool = False
+    zotero: bool = True
+    zotero_url: str = "http://localhost:23119"
+    zotero_data: Path | None = None  # None: Zotero's default, ~/Zotero
     today: dt.date = field(default_factory=dt.date.today)
     # What the lenient layers held that no option accepts ("CITECHECK_* environment: option
     # fail-on: unknown finding kind 'undefind' …"): ignored, reported as `bad_option`.
@@ -220,6 +229,15 @@ def _as_cutoff(value: Any) -> str:
     return text
 
 
+def _as_url(name: str, value: Any) -> str:
+    text = str(value or "").strip().rstrip("/")
+    if not re.fullmatch(r"https?://[^\s/]+(/\S*)?", text):
+        raise OptionsError(
+            f"option {name.replace('_', '-')}: expected an http(s) URL, got {value!r}"
+        )
+    return text
+
+
 def environment_layer(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The options set as `CITECHECK_<OPTION>` in the environment."""
     environ = os.environ if environ is None else environ
@@ -231,7 +249,7 @@ def environment_layer(environ: Mapping[str, str] | None = None) -> dict[str, Any
     return layer
 
 
-_PATH_OPTIONS = frozenset({"sources", "cache", "snapshot", "pool"})
+_PATH_OPTIONS = frozenset({"sources", "cache", "snapshot", "pool", "zotero_data"})
 
 
 def project_layer(folder: Path) -> dict[str, Any]:
@@ -352,5 +370,9 @@ def build_options(*layers: Mapping[str, Any], today: dt.date | None = None) -> O
         pool_threshold=_as_share(merged.get("pool_threshold", 0.9)),
         cutoff=_as_cutoff(merged.get("cutoff", "")),
         grobid=str(merged.get("grobid", "")),
+        fetch_sources=_as_bool("fetch_sources", merged.get("fetch_sources", False)),
+        zotero=_as_bool("zotero", merged.get("zotero", True)),
+        zotero_url=_as_url("zotero_url", merged.get("zotero_url", "http://localhost:23119")),
+        zotero_data=Path(str(merged["zotero_data"])) if merged.get("zotero_data") else None,
         today=today or dt.date.today(),
     )

@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     ("citecore.registries",),
     ("citecore.verify",),
+    ("citecore.fetch",),
     ("citecore.ground",),
     (
         "citecore.findings",

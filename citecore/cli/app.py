@@ -26,6 +26,7 @@ SUBCOMMANDS = (
     "install-latex",
     "pre-commit",
     "screen",
+    "sources",
     "lsp",
     "filter",
 )
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         render,
         screen,
         snapshot,
+        sources,
         verify,
     )
     from citecore.pool import cli as pool
@@ -59,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
         document,
         verify,
         screen,
+        sources,
         snapshot,
         ask,
         pool,

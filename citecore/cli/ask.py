@@ -8,9 +8,9 @@ from pathlib import Path
 from citecore.bib.loader import load_bibliographies
 from citecore.cli.flags import Commands, bibliography_option
 from citecore.errors import CitecheckError
+from citecore.fetch.local import source_files
 from citecore.ground.evidence import EvidenceIndex, passages
 from citecore.ground.judges.local import LocalJudge
-from citecore.ground.sources import source_files
 from citecore.ground.text import read_source
 
 

@@ -19,8 +19,8 @@ from citecore.cli.flags import (
     report_flags,
 )
 from citecore.cli.inputs import document_for
+from citecore.fetch.local import source_files
 from citecore.files import write_atomically
-from citecore.ground.sources import source_files
 from citecore.model import CheckResult
 from citecore.options import JudgeKind, Options, ReportFormat, resolve_options
 from citecore.pandoc.metadata import metadata_options

@@ -28,6 +28,11 @@ def _kind(path: Path) -> str:
     return "unknown"
 
 
+def is_bibliography(path: Path) -> bool:
+    """Whether a file's name says it is a bibliography (BibTeX, CSL JSON or YAML)."""
+    return path.suffix.lower() in _BIBLIOGRAPHY
+
+
 def _candidates(folder: Path, command: str) -> list[str]:
     """The documents in `folder` the command could check (its top level only)."""
     wanted = _LATEX if command == "latex" else _MARKDOWN - {".txt"}

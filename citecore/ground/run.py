@@ -17,11 +17,11 @@ from pathlib import Path
 
 from citecore.cache import Cache, content_key
 from citecore.errors import InputError
+from citecore.fetch.local import source_files
 from citecore.ground.align import AlignedSource
 from citecore.ground.evidence import EvidenceIndex, RankedPassage, passages
 from citecore.ground.judges import Judge, JudgeVerdict
 from citecore.ground.judges.prompt import PROMPT_VERSION, user_message
-from citecore.ground.sources import source_files
 from citecore.ground.text import SourceText, read_source
 from citecore.model import Bibliography, Citation, CitationResult, GroundingStatus
 from citecore.serialize import record_from_data, to_data

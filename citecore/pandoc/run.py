@@ -23,8 +23,8 @@ from citecore.api import check_document
 from citecore.errors import CitecheckError, ExitCode, InputError
 from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
+from citecore.fetch.local import READABLE_SUFFIXES, source_files
 from citecore.files import write_atomically
-from citecore.ground.sources import READABLE_SUFFIXES, source_files
 from citecore.model import CheckResult, DocumentCheck
 from citecore.options import PROJECT_FILE, Options, ReportFormat, resolve_options
 from citecore.pandoc.metadata import metadata_options

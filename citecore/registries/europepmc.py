@@ -66,3 +66,30 @@ def parse_search(body: str) -> list[WorkRecord]:
             )
         )
     return records
+
+
+def open_access_request(doi: str = "", pmid: str = "") -> RegistryRequest:
+    """The Europe PMC record of one DOI (else PMID): whether its full text is open."""
+    query = f'DOI:"{doi}"' if doi else f"EXT_ID:{pmid} AND SRC:MED"
+    return RegistryRequest(
+        Source.EUROPEPMC,
+        _SEARCH,
+        (("query", query), ("format", "json"), ("resultType", "core"), ("pageSize", "1")),
+    )
+
+
+def full_text_path(pmcid: str) -> str:
+    """The API path of an open-access article's full text (JATS XML)."""
+    return f"/europepmc/webservices/rest/{pmcid}/fullTextXML"
+
+
+@answer_parser
+def parse_open_access(body: str) -> tuple[str, str]:
+    """(PMCID, licence) of the first hit when its full text is open access in Europe PMC, else
+    ("", "")."""
+    hits = (json.loads(body).get("resultList") or {}).get("result") or []
+    for hit in hits[:1]:
+        pmcid = str(hit.get("pmcid") or "")
+        if pmcid and hit.get("isOpenAccess") == "Y" and hit.get("inEPMC") == "Y":
+            return pmcid, str(hit.get("license") or "")
+    return "", ""

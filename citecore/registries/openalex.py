@@ -12,7 +12,7 @@ from typing import Any
 from citecore.bib.names import parse_display_name
 from citecore.model import Person, Source
 from citecore.registries.answers import answer_parser
-from citecore.registries.record import Update, WorkRecord
+from citecore.registries.record import OpenAccessCopy, Update, WorkRecord
 from citecore.registries.request import RegistryRequest, quote_doi
 
 
@@ -75,3 +75,22 @@ def _abstract(inverted: Any) -> str:
         return ""
     positions = sorted((p, word) for word, places in inverted.items() for p in places)
     return " ".join(word for _, word in positions)
+
+
+@answer_parser
+def parse_copies(body: str) -> tuple[OpenAccessCopy, ...]:
+    """The work's open-access PDFs: `best_oa_location` first, then every other open location
+    that names a PDF."""
+    item = json.loads(body)
+    locations = [item.get("best_oa_location") or {}, *(item.get("locations") or [])]
+    copies: dict[str, OpenAccessCopy] = {}
+    for location in locations:
+        url = str((location or {}).get("pdf_url") or "")
+        if url and location.get("is_oa") and url not in copies:
+            copies[url] = OpenAccessCopy(
+                Source.OPENALEX,
+                url,
+                license=str(location.get("license") or ""),
+                version=str(location.get("version") or ""),
+            )
+    return tuple(copies.values())

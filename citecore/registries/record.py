@@ -37,3 +37,14 @@ class WorkRecord:
     abstract: str = ""
     # Other names of the venue: abbreviations (ISO 4, NLM), short and alternate titles, events.
     venue_names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OpenAccessCopy:
+    """Where a registry says a free, legal copy of a work is: a PDF, or full-text XML."""
+
+    source: Source
+    url: str
+    full_text_xml: bool = False
+    license: str = ""
+    version: str = ""  # publishedVersion, acceptedVersion, submittedVersion

@@ -10,8 +10,8 @@ from citecore.bib.names import parse_display_name
 from citecore.identifiers import normalize_arxiv
 from citecore.model import Person, Source
 from citecore.registries.answers import answer_parser
-from citecore.registries.record import WorkRecord
-from citecore.registries.request import RegistryRequest
+from citecore.registries.record import OpenAccessCopy, WorkRecord
+from citecore.registries.request import RegistryRequest, quote_doi
 
 _FIELDS = "title,authors,year,venue,externalIds,publicationTypes"
 
@@ -48,3 +48,23 @@ def parse_match(body: str) -> list[WorkRecord]:
             )
         )
     return records
+
+
+def open_access_request(doi: str = "", arxiv_id: str = "") -> RegistryRequest:
+    """The open-access PDF Semantic Scholar knows for a DOI (else an arXiv id)."""
+    paper = f"DOI:{quote_doi(doi)}" if doi else f"ARXIV:{arxiv_id}"
+    return RegistryRequest(
+        Source.SEMANTICSCHOLAR, f"/graph/v1/paper/{paper}", (("fields", "openAccessPdf"),)
+    )
+
+
+@answer_parser
+def parse_copies(body: str) -> tuple[OpenAccessCopy, ...]:
+    """The paper's `openAccessPdf`, if it names one."""
+    pdf = json.loads(body).get("openAccessPdf") or {}
+    url = str(pdf.get("url") or "")
+    return (
+        (OpenAccessCopy(Source.SEMANTICSCHOLAR, url, license=str(pdf.get("license") or "")),)
+        if url
+        else ()
+    )

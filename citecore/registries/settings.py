@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from citecore.errors import OptionsError
 from citecore.model import Source
+from citecore.options import Options
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,3 +130,16 @@ class ClientSettings:
             api_keys=keys,
         )
         return replace(settings, **overrides)  # type: ignore[arg-type]
+
+
+def settings_for(options: Options) -> ClientSettings:
+    """The client settings a run's options ask for (offline, refresh, timeout, contact), with
+    base URLs, limits and keys from the environment."""
+    overrides: dict[str, object] = {
+        "offline": options.offline,
+        "refresh": options.refresh,
+        "timeout": options.timeout,
+    }
+    if options.email:
+        overrides["email"] = options.email
+    return ClientSettings.from_environment(**overrides)

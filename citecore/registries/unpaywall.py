@@ -1,4 +1,4 @@
-"""Unpaywall `/v2/{doi}`: the best open-access copy of a DOI (needs a contact email)."""
+"""Unpaywall `/v2/{doi}`: the open-access copies of a DOI (needs a contact email)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 
 from citecore.model import Source
 from citecore.registries.answers import answer_parser
+from citecore.registries.record import OpenAccessCopy
 from citecore.registries.request import RegistryRequest, quote_doi
 
 
@@ -20,3 +21,24 @@ def parse_oa_url(body: str) -> str:
     data = json.loads(body)
     best = data.get("best_oa_location") or {}
     return str(best.get("url_for_pdf") or best.get("url") or "") if data.get("is_oa") else ""
+
+
+@answer_parser
+def parse_copies(body: str) -> tuple[OpenAccessCopy, ...]:
+    """Every open-access location that names a PDF, the best first (a location with only a
+    landing page is no file to fetch)."""
+    data = json.loads(body)
+    if not data.get("is_oa"):
+        return ()
+    locations = [data.get("best_oa_location") or {}, *(data.get("oa_locations") or [])]
+    copies: dict[str, OpenAccessCopy] = {}
+    for location in locations:
+        url = str((location or {}).get("url_for_pdf") or "")
+        if url and url not in copies:
+            copies[url] = OpenAccessCopy(
+                Source.UNPAYWALL,
+                url,
+                license=str(location.get("license") or ""),
+                version=str(location.get("version") or ""),
+            )
+    return tuple(copies.values())

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from citecore.cache import Cache, content_key
 from citecore.model import Outage, Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict
 from citecore.options import Options
-from citecore.registries.settings import ClientSettings
+from citecore.registries.settings import ClientSettings, settings_for
 from citecore.registries.snapshot import Snapshot
 from citecore.serialize import record_from_data, to_data
 
@@ -215,14 +215,7 @@ def registry_verifier(
     `shared_rate`, each registry's rate is kept together with the other workers of a cluster."""
     if not options.verify:
         return None
-    overrides: dict[str, object] = {
-        "offline": options.offline,
-        "refresh": options.refresh,
-        "timeout": options.timeout,
-    }
-    if options.email:
-        overrides["email"] = options.email
-    settings = ClientSettings.from_environment(**overrides)
+    settings = settings_for(options)
     return RegistryVerifier(
         settings, options.cache, snapshot_path=options.snapshot, shared_rate=shared_rate
     )

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from citecore.errors import OptionsError
+from citecore.fetch.local import source_files
 from citecore.ground.judges import Judge
 from citecore.ground.judges.local import LocalJudge
-from citecore.ground.sources import source_files
 from citecore.model import Bibliography, Citation
 from citecore.options import JudgeKind, Options
 

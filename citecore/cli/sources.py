@@ -1,0 +1,122 @@
+"""`citecheck sources fetch DOC|BIB`: a source file for every cited key that has none, from
+the writer's Zotero library or a legal open-access copy, into the sources folder."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from citecore.api import check_latex_file, check_markdown_file
+from citecore.bib.loader import load_bibliographies
+from citecore.cli.flags import Commands, bibliography_option
+from citecore.cli.inputs import document_for, is_bibliography
+from citecore.fetch.local import source_files
+from citecore.fetch.manifest import manifest_path
+from citecore.fetch.stage import fetch_for_options, sources_folder
+from citecore.model import Bibliography, Reference
+from citecore.options import resolve_options
+
+
+def register(commands: Commands) -> None:
+    """Add `sources fetch`."""
+    sources = commands.add_parser("sources", help="collect the cited works' source files")
+    actions = sources.add_subparsers(dest="action", required=True)
+    fetch = actions.add_parser(
+        "fetch",
+        help="store a PDF or full text for each cited key without one: from your Zotero "
+        "library, else a legal open-access copy (arXiv, Europe PMC, Unpaywall, OpenAlex, "
+        "Semantic Scholar)",
+    )
+    fetch.add_argument(
+        "input", type=Path, help="a document (.md/.qmd/.Rmd/.tex), or a bibliography: every entry"
+    )
+    bibliography_option(fetch)
+    fetch.add_argument(
+        "--sources",
+        type=Path,
+        metavar="DIR",
+        help="where to store them (default: sources/ beside the document)",
+    )
+    fetch.add_argument("--email", metavar="ADDR", help="contact address sent to the hosts")
+    fetch.add_argument("--cache", type=Path, metavar="PATH", help="cache database")
+    fetch.add_argument(
+        "--refresh",
+        action="store_true",
+        default=None,
+        help="look again for keys found missing within the last day",
+    )
+    fetch.add_argument(
+        "--offline", action="store_true", default=None, help="no network: the Zotero library only"
+    )
+    fetch.add_argument(
+        "--no-zotero",
+        dest="zotero",
+        action="store_false",
+        default=None,
+        help="do not look in the Zotero library",
+    )
+    fetch.add_argument(
+        "--zotero-url", metavar="URL", help="Zotero's local API (default http://localhost:23119)"
+    )
+    fetch.add_argument(
+        "--zotero-data", type=Path, metavar="DIR", help="Zotero's data folder (default ~/Zotero)"
+    )
+    fetch.set_defaults(run=run_fetch)
+
+
+def _cited(
+    path: Path, bibliographies: list[str], sources: Path | None
+) -> tuple[list[Reference], Bibliography]:
+    """The references to fetch: a document's cited entries, or every entry of a bibliography."""
+    if is_bibliography(path) and path.is_file():
+        bibliography = load_bibliographies([path, *map(Path, bibliographies)])
+        return list(bibliography.references.values()), bibliography
+    command = "latex" if path.suffix.lower() in (".tex", ".ltx") else "check"
+    document = document_for(path, command)
+    layer = {"verify": False, "ground": False, "bibliography": bibliographies or None}
+    options = resolve_options({k: v for k, v in layer.items() if v}, folder=document.parent)
+    if command == "latex":
+        result = check_latex_file(document, options)
+    else:
+        result = check_markdown_file(document, options).result
+    keys = dict.fromkeys(c.key for c in result.citations)
+    references = [
+        result.bibliography.references[k] for k in keys if k in result.bibliography.references
+    ]
+    return references, result.bibliography
+
+
+def run_fetch(args: argparse.Namespace) -> int:
+    """Fetch, print one line per key stored or still missing; exit 1 when any is missing."""
+    layer = {
+        "sources": args.sources,
+        "email": args.email,
+        "cache": args.cache,
+        "refresh": args.refresh,
+        "offline": args.offline,
+        "zotero": args.zotero,
+        "zotero_url": args.zotero_url,
+        "zotero_data": args.zotero_data,
+    }
+    folder = args.input.parent
+    options = resolve_options({k: v for k, v in layer.items() if v is not None}, folder=folder)
+    references, bibliography = _cited(args.input, args.bib, options.sources)
+    folders = [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
+    before = sum(1 for r in references if source_files(r, folders, sources_folder(options, folder)))
+    outcome = fetch_for_options(references, options, folder, folders)
+    target = sources_folder(options, folder, fetching=True)
+    for stored in outcome.stored:
+        print(f"stored   {stored.key}: {stored.file} from {stored.origin.value} ({stored.url})")
+    for missing in outcome.missing:
+        print(f"missing  {missing.key}: {missing.reason}")
+        for tried in missing.tried:
+            print(f"           tried {tried}")
+    have = len(outcome.present) + len(outcome.stored)
+    print(
+        f"citecheck: {have}/{len(references)} cited keys have a source "
+        f"({before} before); {len(outcome.stored)} stored in {target}"
+        + (f", listed in {manifest_path(target)}" if target and outcome.stored else ""),
+        file=sys.stderr,
+    )
+    return 1 if outcome.missing else 0

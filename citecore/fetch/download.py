@@ -1,0 +1,229 @@
+"""Fetching one open-access file, refusing what is not one.
+
+A host's answer is data and may be anything: an HTML landing page or a captcha where a PDF was
+promised, a login form behind a redirect, a PDF cut off on the way, a file of gigabytes, a host
+that trickles. Each is refused with a reason the report can show; only a whole PDF (pymupdf
+opens it and finds pages) or a JATS article with a body is kept. Requests to one host start no
+faster than its published limit (the registries' table for the hosts it covers, one request a
+second elsewhere), one at a time, identified with the contact address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from citecore import __version__
+from citecore.fetch.jats import NotFullTextError, jats_to_markdown
+from citecore.registries.settings import ClientSettings, SourcePolicy
+
+if TYPE_CHECKING:
+    import httpx
+
+MAX_BYTES = 50 * 1024 * 1024  # larger than any article; a thesis with scans may be refused
+MAX_SECONDS = 60.0  # for one whole file, however slowly it arrives
+MAX_REDIRECTS = 5
+_OTHER_HOSTS = SourcePolicy(1.0, 1)  # a publisher or repository with no published limit
+# Paths of sign-in pages: a location that leads there is behind a login, never open access.
+_LOGIN = re.compile(
+    r"/(?:login|log-in|logon|signin|sign-in|sso|shibboleth(?:\.sso)?|wayf|idp|saml2?|cas|"
+    r"oauth2?|authorize|auth|account/login)(?:[/?.;]|$)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """A file that passed its checks: the bytes to store and the suffix to store them under."""
+
+    data: bytes
+    suffix: str  # ".pdf" or ".md"
+    url: str  # where it came from, after redirects
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Why nothing was stored from a location; `transient` when trying again later may work
+    (a timeout, a 5xx, a 429, no network), not when the host said what it has."""
+
+    reason: str
+    transient: bool = False
+
+
+def is_login_url(url: str) -> bool:
+    """Whether a URL is a sign-in page (never fetched: open access needs no login)."""
+    parts = urlsplit(url)
+    return bool(_LOGIN.search(parts.path)) or parts.netloc.lower().startswith(("login.", "idp."))
+
+
+def check_pdf(data: bytes) -> str:
+    """Why these bytes are not a whole, readable PDF, or "" when they are one."""
+    head = data[:1024].lstrip()
+    if not data.startswith(b"%PDF-") and b"%PDF-" not in data[:1024]:
+        if head[:1] == b"<" or b"<html" in head.lower() or b"<!doctype" in head.lower():
+            return "not a PDF: an HTML page (a landing page, a login or a captcha)"
+        return "not a PDF"
+    if b"%%EOF" not in data[-2048:]:
+        return "a truncated PDF (no end-of-file mark)"
+    import pymupdf  # ~300 ms: only a fetched PDF needs it
+
+    try:
+        with pymupdf.open(stream=data, filetype="pdf") as document:
+            if document.needs_pass:
+                return "an encrypted PDF"
+            if document.page_count < 1:
+                return "a PDF without pages"
+    except (RuntimeError, ValueError) as exc:  # pymupdf's FileDataError is a RuntimeError
+        return f"an unreadable PDF ({exc})"
+    return ""
+
+
+class _HostLimiter:
+    """Spaces the starts of requests to one host and lets one run at a time."""
+
+    def __init__(
+        self,
+        policy: SourcePolicy,
+        clock: Callable[[], float],
+        sleep: Callable[[float], Awaitable[None]],
+    ) -> None:
+        self.slots = asyncio.Semaphore(policy.concurrency)
+        self._interval = 1.0 / policy.requests_per_second
+        self._next = 0.0
+        self._lock = asyncio.Lock()
+        self._clock, self._sleep = clock, sleep
+
+    async def wait_turn(self) -> None:
+        async with self._lock:
+            wait = self._next - self._clock()
+            if wait > 0:
+                await self._sleep(wait)
+            self._next = max(self._clock(), self._next) + self._interval
+
+
+class Downloader:
+    """Fetches open-access files politely within a size and a time cap; use `async with`."""
+
+    def __init__(
+        self,
+        settings: ClientSettings,
+        transport: httpx.AsyncBaseTransport | None = None,
+        max_bytes: int = MAX_BYTES,
+        max_seconds: float = MAX_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.settings = settings
+        self.max_bytes = max_bytes
+        self.max_seconds = max_seconds
+        self.sent = 0
+        self._transport = transport
+        self._clock, self._sleep = clock, sleep
+        self._http: httpx.AsyncClient | None = None
+        self._limiters: dict[str, _HostLimiter] = {}
+        # A host that several registries share takes the strictest of their limits.
+        self._host_policies: dict[str, SourcePolicy] = {}
+        for source, base in settings.base_urls.items():
+            host = urlsplit(base).netloc.lower()
+            policy = settings.policies.get(source)
+            known = self._host_policies.get(host)
+            if policy is not None and (
+                known is None or policy.requests_per_second < known.requests_per_second
+            ):
+                self._host_policies[host] = policy
+
+    async def __aenter__(self) -> Downloader:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._http is not None:
+            await self._http.aclose()
+
+    def _client(self) -> httpx.AsyncClient:
+        if self._http is None:
+            import httpx
+
+            contact = f" (mailto:{self.settings.email})" if self.settings.email else ""
+            self._http = httpx.AsyncClient(
+                transport=self._transport,
+                timeout=httpx.Timeout(self.settings.timeout, connect=5.0),
+                follow_redirects=True,
+                max_redirects=MAX_REDIRECTS,
+                headers={
+                    "User-Agent": f"citecheck/{__version__}{contact}",
+                    "Accept": "application/pdf, application/xml;q=0.9, */*;q=0.1",
+                },
+            )
+        return self._http
+
+    def _limiter(self, host: str) -> _HostLimiter:
+        if host not in self._limiters:
+            policy = self._host_policies.get(host, _OTHER_HOSTS)
+            self._limiters[host] = _HostLimiter(policy, self._clock, self._sleep)
+        return self._limiters[host]
+
+    async def fetch(self, url: str, full_text_xml: bool = False) -> Fetched | Refused:
+        """The file at `url` when it is what was promised (a PDF, or JATS full text), else why
+        not. Never raises for what a host does."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            return Refused(f"not a web address: {url[:80]}")
+        if is_login_url(url):
+            return Refused("behind a login")
+        if self.settings.offline:
+            return Refused("offline", transient=True)
+        limiter = self._limiter(parts.netloc.lower())
+        async with limiter.slots:
+            await limiter.wait_turn()
+            try:
+                return await asyncio.wait_for(self._get(url, full_text_xml), self.max_seconds)
+            except TimeoutError:
+                return Refused(f"too slow: gave up after {self.max_seconds:g} s", transient=True)
+
+    async def _get(self, url: str, full_text_xml: bool) -> Fetched | Refused:
+        import httpx
+
+        self.sent += 1
+        try:
+            async with self._client().stream("GET", url) as reply:
+                hops = [str(r.url) for r in reply.history] + [str(reply.url)]
+                if any(is_login_url(hop) for hop in hops[1:]):
+                    return Refused("behind a login (redirected to a sign-in page)")
+                if reply.status_code in (401, 403, 407):
+                    return Refused(f"access denied (HTTP {reply.status_code})")
+                if reply.status_code != 200:
+                    transient = reply.status_code == 429 or reply.status_code >= 500
+                    return Refused(f"HTTP {reply.status_code}", transient)
+                declared = reply.headers.get("Content-Length", "")
+                if declared.isdigit() and int(declared) > self.max_bytes:
+                    return Refused(f"larger than the {self.max_bytes // 2**20} MB cap")
+                data = bytearray()
+                async for chunk in reply.aiter_bytes():
+                    data.extend(chunk)
+                    if len(data) > self.max_bytes:
+                        return Refused(f"larger than the {self.max_bytes // 2**20} MB cap")
+                final = str(reply.url)
+        except httpx.TooManyRedirects:
+            return Refused(f"more than {MAX_REDIRECTS} redirects (a redirect loop)")
+        except httpx.TransportError as exc:  # timeouts, refusals, a body cut off on the way
+            return Refused(f"fetch failed: {type(exc).__name__}", transient=True)
+        except httpx.InvalidURL:
+            return Refused(f"not a web address: {url[:80]}")
+        return _checked(bytes(data), final, full_text_xml)
+
+
+def _checked(data: bytes, url: str, full_text_xml: bool) -> Fetched | Refused:
+    """The fetched bytes as a file to store, or why they are not one."""
+    if full_text_xml:
+        try:
+            markdown = jats_to_markdown(data.decode("utf-8", errors="replace"))
+        except NotFullTextError as exc:
+            return Refused(f"not full text: {exc}")
+        return Fetched(markdown.encode("utf-8"), ".md", url)
+    problem = check_pdf(data)
+    return Refused(problem) if problem else Fetched(data, ".pdf", url)
