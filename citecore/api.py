@@ -7,6 +7,7 @@ projects through `check_latex_file`. Both share `check_citations` from verificat
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -38,9 +39,11 @@ from citecore.model import (
     DocumentCheck,
     Finding,
     FindingKind,
+    Reference,
     ReferenceResult,
     ReferenceVerdict,
     SourceLocation,
+    SourceRecord,
 )
 from citecore.options import Options
 from citecore.pandoc.reader import read_markdown
@@ -49,6 +52,8 @@ from citecore.verify import Verifier
 
 if TYPE_CHECKING:
     from citecore.extract.latex import LatexExtraction
+
+logger = logging.getLogger(__name__)
 
 
 def _as_names(value: Any) -> list[str]:
@@ -173,6 +178,8 @@ def check_citations(
     cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
     verified = verifier.verify(cited) if verifier is not None else {}
     outage = verifier.outage if verifier is not None else None
+    if options.fetch_sources:
+        fetch(cited, bibliography, verified, options, folder)
     grounding = ground(citations, bibliography, options, folder)
     findings: list[Finding] = [
         *reference_findings(bibliography, options.today),
@@ -198,7 +205,45 @@ def check_citations(
         findings=tuple(sorted(findings, key=_sort_key)),
         grounding=grounding,
         outage=outage,
+        sources=_source_records(cited, bibliography, options) if options.ground else {},
     )
+
+
+def fetch(
+    cited: Sequence[Reference],
+    bibliography: Bibliography,
+    verified: Mapping[str, ReferenceResult],
+    options: Options,
+    folder: Path,
+) -> None:
+    """Store a source for each cited reference without one (`fetch-sources: true`): from the
+    writer's Zotero library, else an open-access copy, found by the entry's identifiers or the
+    DOI verification found for it."""
+    from citecore.fetch.stage import fetch_for_options  # the HTTP stack: fetching runs only
+
+    found_dois = {
+        key: result.match.doi
+        for key, result in verified.items()
+        if result.verdict is ReferenceVerdict.VERIFIED and result.match and result.match.doi
+    }
+    outcome = fetch_for_options(
+        cited, options, folder, _bibliography_dirs(bibliography), found_dois
+    )
+    if outcome.stored:
+        logger.info("fetched %d source(s) into %s", len(outcome.stored), options.sources)
+
+
+def _bibliography_dirs(bibliography: Bibliography) -> list[Path]:
+    return [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
+
+
+def _source_records(
+    cited: Sequence[Reference], bibliography: Bibliography, options: Options
+) -> dict[str, SourceRecord]:
+    """Where each cited key's source came from, or why it has none (for the reports)."""
+    from citecore.fetch.local import source_records
+
+    return source_records(cited, _bibliography_dirs(bibliography), options.sources)
 
 
 def ground(

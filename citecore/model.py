@@ -346,6 +346,17 @@ class CitationResult:
     page: int | None = None
     passage: str = ""
     reason: str = ""
+    source: str = ""  # where the source files came from ("zotero", "arxiv", "file field", …)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    """The files a cited key is grounded against and where they came from, or why it has none."""
+
+    key: str
+    origin: str = ""  # "file field", "sources folder", "zotero", "arxiv", …; "" when none
+    files: tuple[str, ...] = ()
+    missing: str = ""  # why there is none
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,6 +429,7 @@ class CheckResult:
     findings: tuple[Finding, ...]
     grounding: dict[int, CitationResult] = field(default_factory=dict)
     outage: Outage | None = None
+    sources: dict[str, SourceRecord] = field(default_factory=dict)  # by key, when grounding
 
 
 @dataclass(frozen=True, slots=True)

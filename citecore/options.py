@@ -69,6 +69,7 @@ OPTION_NAMES = (
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n", ""}
 PROJECT_FILE = "citecheck.toml"
+DEFAULT_SOURCES = "sources"  # the sources folder beside a document, unless told otherwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +320,12 @@ def resolve_options(
             kept[name] = value
         kept_layers.append(kept)
     options = build_options(base or {}, *kept_layers, cli)
+    if options.sources is None and folder is not None:
+        # The conventional place: `sources/` beside the document, when it is there or is to be
+        # filled (never a reason by itself to ground).
+        default = folder / DEFAULT_SOURCES
+        if options.fetch_sources or default.is_dir():
+            options = replace(options, sources=default)
     return replace(options, problems=tuple(problems))
 
 

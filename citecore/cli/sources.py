@@ -13,9 +13,9 @@ from citecore.cli.flags import Commands, bibliography_option
 from citecore.cli.inputs import document_for, is_bibliography
 from citecore.fetch.local import source_files
 from citecore.fetch.manifest import manifest_path
-from citecore.fetch.stage import fetch_for_options, sources_folder
+from citecore.fetch.stage import fetch_for_options
 from citecore.model import Bibliography, Reference
-from citecore.options import resolve_options
+from citecore.options import DEFAULT_SOURCES, resolve_options
 
 
 def register(commands: Commands) -> None:
@@ -65,9 +65,7 @@ def register(commands: Commands) -> None:
     fetch.set_defaults(run=run_fetch)
 
 
-def _cited(
-    path: Path, bibliographies: list[str], sources: Path | None
-) -> tuple[list[Reference], Bibliography]:
+def _cited(path: Path, bibliographies: list[str]) -> tuple[list[Reference], Bibliography]:
     """The references to fetch: a document's cited entries, or every entry of a bibliography."""
     if is_bibliography(path) and path.is_file():
         bibliography = load_bibliographies([path, *map(Path, bibliographies)])
@@ -101,11 +99,11 @@ def run_fetch(args: argparse.Namespace) -> int:
     }
     folder = args.input.parent
     options = resolve_options({k: v for k, v in layer.items() if v is not None}, folder=folder)
-    references, bibliography = _cited(args.input, args.bib, options.sources)
+    references, bibliography = _cited(args.input, args.bib)
     folders = [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
-    before = sum(1 for r in references if source_files(r, folders, sources_folder(options, folder)))
+    target = options.sources or folder / DEFAULT_SOURCES
+    before = sum(1 for r in references if source_files(r, folders, target))
     outcome = fetch_for_options(references, options, folder, folders)
-    target = sources_folder(options, folder, fetching=True)
     for stored in outcome.stored:
         print(f"stored   {stored.key}: {stored.file} from {stored.origin.value} ({stored.url})")
     for missing in outcome.missing:
@@ -116,7 +114,7 @@ def run_fetch(args: argparse.Namespace) -> int:
     print(
         f"citecheck: {have}/{len(references)} cited keys have a source "
         f"({before} before); {len(outcome.stored)} stored in {target}"
-        + (f", listed in {manifest_path(target)}" if target and outcome.stored else ""),
+        + (f", listed in {manifest_path(target)}" if outcome.stored else ""),
         file=sys.stderr,
     )
     return 1 if outcome.missing else 0

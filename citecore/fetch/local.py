@@ -1,5 +1,6 @@
 """Which file holds the cited work: the entry's `file` field, or `<key>.pdf|.md|.txt` in a
-sources folder.
+sources folder; and where each came from (the folder's `sources.json` names what `sources
+fetch` stored).
 
 `file` fields come in several dialects: a plain path (BibTeX, biblatex), JabRef's
 `description:path:type` (several joined by `;`), Zotero's Better BibTeX export (the same shape),
@@ -13,7 +14,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from citecore.model import Reference
+from citecore.fetch.manifest import read_manifest
+from citecore.fetch.records import Origin
+from citecore.model import Reference, SourceRecord
 
 READABLE_SUFFIXES = (".pdf", ".md", ".txt")
 
@@ -66,3 +69,41 @@ def source_files(
         if sibling == path or (path.suffix.lower() == ".pdf" and sibling.is_file())
     ]
     return [p for p in dict.fromkeys(found) if p.suffix.lower() in READABLE_SUFFIXES]
+
+
+def source_records(
+    references: Sequence[Reference],
+    bibliography_dirs: Sequence[Path],
+    sources_dir: Path | None,
+) -> dict[str, SourceRecord]:
+    """For each reference, its source files and where they came from (a `file` field, the
+    sources folder, or what `sources fetch` fetched them from); or why it has none (what
+    `sources fetch` found, else that there is no file)."""
+    manifest = read_manifest(sources_dir)
+    records = {}
+    for reference in references:
+        files = source_files(reference, bibliography_dirs, sources_dir)
+        origins = []
+        for path in files:
+            if sources_dir is not None and path.parent == sources_dir:
+                origin = manifest.origin_of(path.name) or manifest.origin_of(
+                    path.with_suffix(".pdf").name
+                )
+                origins.append((origin or Origin.SOURCES_FOLDER).value)
+            else:
+                origins.append(Origin.FILE_FIELD.value)
+        missing = ""
+        if not files:
+            known = manifest.missing.get(reference.key)
+            missing = (
+                f"sources fetch: {known.reason}"
+                if known is not None
+                else "no readable source file for this key"
+            )
+        records[reference.key] = SourceRecord(
+            reference.key,
+            ", ".join(dict.fromkeys(origins)),
+            tuple(str(p) for p in files),
+            missing,
+        )
+    return records

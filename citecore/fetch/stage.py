@@ -12,21 +12,10 @@ from citecore.fetch.records import FetchOutcome
 from citecore.fetch.run import FetchPlan, fetch_sources
 from citecore.fetch.zotero import open_library
 from citecore.model import Reference
-from citecore.options import Options
+from citecore.options import DEFAULT_SOURCES, Options
 from citecore.registries.settings import settings_for
 
 logger = logging.getLogger(__name__)
-
-DEFAULT_SOURCES = "sources"
-
-
-def sources_folder(options: Options, folder: Path, fetching: bool = False) -> Path | None:
-    """The sources folder: the `sources` option, else `sources/` beside the document when it
-    is there (or is about to be, when fetching)."""
-    if options.sources is not None:
-        return options.sources
-    default = folder / DEFAULT_SOURCES
-    return default if fetching or default.is_dir() else None
 
 
 def fetch_for_options(
@@ -36,9 +25,9 @@ def fetch_for_options(
     bibliography_dirs: Sequence[Path],
     found_dois: Mapping[str, str] | None = None,
 ) -> FetchOutcome:
-    """Fetch a source for each reference without one into the run's sources folder."""
-    sources_dir = sources_folder(options, folder, fetching=True)
-    assert sources_dir is not None
+    """Fetch a source for each reference without one into the run's sources folder (`sources/`
+    beside the document unless the options name one)."""
+    sources_dir = options.sources or folder / DEFAULT_SOURCES
     library = None
     if options.zotero:
         library = open_library(options.zotero_url, options.zotero_data)

@@ -12,12 +12,12 @@ import logging
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from citecore.cache import Cache, content_key
 from citecore.errors import InputError
-from citecore.fetch.local import source_files
+from citecore.fetch.local import source_records
 from citecore.ground.align import AlignedSource
 from citecore.ground.evidence import EvidenceIndex, RankedPassage, passages
 from citecore.ground.judges import Judge, JudgeVerdict
@@ -96,35 +96,45 @@ def ground_citations(
     one. With a `limit` only that many are asked; a dry run prints the questions and asks none."""
     plan = plan or GroundingPlan()
     bibliography_dirs = [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
+    cited = dict.fromkeys(k for c in citations for k in (c.key, *c.cited_with))
+    records = source_records(
+        [bibliography.references[k] for k in cited if k in bibliography.references],
+        bibliography_dirs,
+        sources_dir,
+    )
     state = _Sources(cache)
     results: dict[int, CitationResult] = {}
     questions: list[Question] = []
+    origins: dict[int, str] = {}
     for index, citation in enumerate(citations):
-        keys = (citation.key, *citation.cited_with)
+        keys = [k for k in (citation.key, *citation.cited_with) if k in records]
         texts, unread = [], []
         for key in keys:
-            reference = bibliography.references.get(key)
-            if reference is None:
-                continue
-            for path in source_files(reference, bibliography_dirs, sources_dir):
-                source = state.text(path)
+            for name in records[key].files:
+                source = state.text(Path(name))
                 if source is not None:
                     texts.append(source)
-                elif path in state.problems:
-                    unread.append(state.problems[path])
+                elif Path(name) in state.problems:
+                    unread.append(state.problems[Path(name)])
+        origins[index] = ", ".join(
+            dict.fromkeys(records[k].origin for k in keys if records[k].origin)
+        )
         if not texts:
             # An unreadable source is not judged: that would accuse the writer of our failure.
+            missing = [records[k].missing for k in keys if records[k].missing]
             results[index] = CitationResult(
                 GroundingStatus.NOT_IN_STORE,
                 judge.name,
                 judge.model,
-                reason="; ".join(unread) or "no readable source file for this key",
+                reason="; ".join(unread or missing) or "no readable source file for this key",
+                source=origins[index],
             )
             continue
         question = _question(index, citation, tuple(texts), judge)
         stored = cache.get("grounding", question.cache_key) if cache is not None else None
         if stored is not None:
-            results[index] = record_from_data(CitationResult, json.loads(stored))
+            cached = record_from_data(CitationResult, json.loads(stored))
+            results[index] = replace(cached, source=origins[index])
         else:
             questions.append(question)
     if plan.limit is not None:
@@ -139,7 +149,7 @@ def ground_citations(
         return results
     verdicts = _ask(judge, questions, plan.sequential)
     for question, verdict in zip(questions, verdicts, strict=True):
-        result = _proved(question, verdict, state)
+        result = replace(_proved(question, verdict, state), source=origins[question.index])
         if cache is not None and result.status is not GroundingStatus.ERROR:
             cache.put("grounding", question.cache_key, json.dumps(to_data(result)))
         results[question.index] = result

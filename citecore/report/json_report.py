@@ -49,6 +49,7 @@ def _grounding(result: CitationResult | None) -> dict[str, Any] | None:
         "reason": result.reason,
         "judge": result.judge,
         "model": result.model,
+        "source": result.source,
     }
 
 
@@ -150,6 +151,10 @@ def to_json_data(result: CheckResult, only_issues: bool = False) -> dict[str, An
         "references": references,
         "findings": [_finding(f) for f in findings],
         "outage": _outage(result.outage),
+        "source_files": [
+            {"key": r.key, "origin": r.origin, "files": list(r.files), "missing": r.missing}
+            for r in result.sources.values()
+        ],
         "summary": to_data(summary(result)),
     }
 

@@ -55,7 +55,8 @@ def render(result: CheckResult, only_issues: bool = False) -> str:
     if information and not only_issues:
         lines += ["", *_information(result, information)]
     supported = [] if only_issues else _supported_claims(result)
-    return "\n".join(lines + supported + _corrections(result)) + "\n"
+    sources = _sources(result, only_issues)
+    return "\n".join(lines + supported + sources + _corrections(result)) + "\n"
 
 
 def _cited_at(result: CheckResult) -> dict[str, list[str]]:
@@ -198,6 +199,25 @@ def _supported_claims(result: CheckResult) -> list[str]:
             f"({grounding.judge} judge){passage}  \n  claim: {one_line(citation.claim, 300)}"
         )
     return ["", "## Claims and the passages that support them", "", *entries] if entries else []
+
+
+def _sources(result: CheckResult, only_issues: bool) -> list[str]:
+    """Each cited key's source for grounding and where it came from, or why it has none."""
+    if not result.sources:
+        return []
+    have = [r for r in result.sources.values() if r.files]
+    fetched = [r for r in have if r.origin not in ("file field", "sources folder", "")]
+    rows = [
+        f"| `{_cell(r.key)}` | {_cell(r.origin) or 'none'} "
+        f"| {_cell(', '.join(f'`{f}`' for f in r.files) or r.missing)} |"
+        for r in result.sources.values()
+        if not (only_issues and r.files)
+    ]
+    said = f"{len(have)} of {len(result.sources)} cited keys have a source to ground against"
+    if fetched:
+        said += f" ({len(fetched)} fetched by `citecheck sources fetch`)"
+    table = ["| key | source | file, or why there is none |", "|---|---|---|", *rows]
+    return ["", "## Sources", "", said + ".", *(["", *table] if rows else [])]
 
 
 def _corrections(result: CheckResult) -> list[str]:
