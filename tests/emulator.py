@@ -46,6 +46,8 @@ class Reply:
     body: str = ""
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    raw: bytes = b""  # a binary body (a PDF), sent instead of `body`
+    length: int | None = None  # the Content-Length to declare, when not the body's own; -1: none
 
 
 class Fault(Enum):
@@ -160,13 +162,18 @@ class RegistryEmulator:
                     reply = route.next_reply()
                 if reply.delay:
                     time.sleep(reply.delay)
-                data = reply.body.encode("utf-8")
+                data = reply.raw or reply.body.encode("utf-8")
                 self.send_response(reply.status)
                 for name, value in reply.headers.items():
                     self.send_header(name, value)
-                self.send_header("Content-Length", str(len(data)))
+                declared = len(data) if reply.length is None else reply.length
+                if declared >= 0:  # without one, the body ends when the connection closes
+                    self.send_header("Content-Length", str(declared))
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the client gave up (a size or time cap): what the test checks
 
             def _fail(self, fault: Fault) -> None:
                 if fault is Fault.RESET:
@@ -208,6 +215,12 @@ class RegistryEmulator:
         answer the test expects may never be asked for."""
         key = _route_key(request.path, list(request.params))
         self.routes[key] = Route(list(replies), unused_ok=unused_ok)
+
+    def serve_path(self, path: str, *replies: Reply, unused_ok: bool = False) -> str:
+        """Answer a GET of `path` (a file a registry's answer points to: a PDF, full text);
+        the URL to point to it."""
+        self.routes[_route_key(path, [])] = Route(list(replies), unused_ok=unused_ok)
+        return self.url + path
 
     @property
     def unused(self) -> list[str]:
