@@ -43,7 +43,8 @@ def fetch(
 
 
 def test_a_whole_pdf_is_kept(emulator: RegistryEmulator) -> None:
-    url = emulator.serve_path("/pdf/1.pdf", Reply(raw=PDF, headers={"Content-Type": "application/pdf"}))
+    reply = Reply(raw=PDF, headers={"Content-Type": "application/pdf"})
+    url = emulator.serve_path("/pdf/1.pdf", reply)
     result = fetch(emulator, url)
     assert isinstance(result, Fetched) and result.data == PDF and result.suffix == ".pdf"
 
@@ -122,6 +123,7 @@ def test_what_is_never_fetched() -> None:
         ("https://idp.example.edu/idp/profile/SAML2/Redirect/SSO", "behind a login"),
         ("https://example.org/login?return=/x.pdf", "behind a login"),
     ]:
+
         async def run(url: str = url) -> Fetched | Refused:
             async with Downloader(settings) as downloader:
                 return await downloader.fetch(url)

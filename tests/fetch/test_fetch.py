@@ -22,8 +22,11 @@ from tests.fetch.made import jats_of, pdf_of
 from tests.fetch.test_download import settings_for
 
 
-def reference(key: str, **ids: str) -> Reference:
-    return Reference(key, "article", SourceLocation("refs.bib", 1), title=f"On {key}", **ids)
+def reference(key: str, doi: str = "", arxiv_id: str = "", pmid: str = "") -> Reference:
+    location = SourceLocation("refs.bib", 1)
+    return Reference(
+        key, "article", location, title=f"On {key}", doi=doi, arxiv_id=arxiv_id, pmid=pmid
+    )
 
 
 def epmc_hit(pmcid: str, open_access: bool = True) -> Reply:
