@@ -66,7 +66,7 @@ class ZoteroLibrary(abc.ABC):
             if item.citation_key:
                 self._by_key.setdefault(item.citation_key, item)
             if item.doi:
-                self._by_doi.setdefault(normalize_doi(item.doi), item)
+                self._by_doi.setdefault(normalize_doi(item.doi).casefold(), item)
             if item.title:
                 self._by_title.setdefault(normalized_title(item.title), item)
 
@@ -74,7 +74,7 @@ class ZoteroLibrary(abc.ABC):
         """The library's item for a reference: by citation key, else DOI, else title."""
         found = self._by_key.get(reference.key)
         if found is None and reference.doi:
-            found = self._by_doi.get(normalize_doi(reference.doi))
+            found = self._by_doi.get(normalize_doi(reference.doi).casefold())
         if found is None and reference.title:
             found = self._by_title.get(normalized_title(reference.title))
         return found
@@ -246,9 +246,12 @@ def _read_database(folder: Path, connection: sqlite3.Connection) -> DataFolderLi
     keys = dict(connection.execute("SELECT itemID, key FROM items").fetchall())
     deleted = {row[0] for row in connection.execute("SELECT itemID FROM deletedItems")}
     fields: dict[int, dict[str, str]] = {}
+    # Zotero 5 and later join item data to `fieldsCombined` (base and custom fields together).
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    names = "fieldsCombined" if "fieldsCombined" in tables else "fields"
     for item_id, name, value in connection.execute(
         "SELECT d.itemID, f.fieldName, v.value FROM itemData d "
-        "JOIN fields f ON f.fieldID = d.fieldID JOIN itemDataValues v ON v.valueID = d.valueID "
+        f"JOIN {names} f ON f.fieldID = d.fieldID JOIN itemDataValues v ON v.valueID = d.valueID "
         "WHERE f.fieldName IN ('title', 'DOI', 'extra', 'citationKey')"
     ):
         fields.setdefault(item_id, {})[name] = str(value)
