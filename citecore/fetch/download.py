@@ -227,3 +227,14 @@ def _checked(data: bytes, url: str, full_text_xml: bool) -> Fetched | Refused:
         return Fetched(markdown.encode("utf-8"), ".md", url)
     problem = check_pdf(data)
     return Refused(problem) if problem else Fetched(data, ".pdf", url)
+
+
+def opening_text(fetched: Fetched, pages: int = 2) -> str:
+    """The text of a stored file's first pages (a Markdown full text's first 4,000 characters):
+    where a work prints its title."""
+    if fetched.suffix != ".pdf":
+        return fetched.data[:4000].decode("utf-8", errors="replace")
+    import pymupdf
+
+    with pymupdf.open(stream=fetched.data, filetype="pdf") as document:
+        return " ".join(str(document[i].get_text()) for i in range(min(pages, document.page_count)))

@@ -28,8 +28,9 @@ class WorkIds:
 
     @classmethod
     def of(cls, reference: Reference, found_doi: str = "") -> WorkIds:
-        """The reference's identifiers; `found_doi` (the registry record's) when it has none."""
-        doi = reference.doi or found_doi
+        """The reference's identifiers, with `found_doi` first: the DOI of the work the entry
+        describes as verification found it (an entry may carry none, or another work's)."""
+        doi = found_doi or reference.doi
         arxiv_id = reference.arxiv_id or (arxiv_from_doi(doi) if doi else "")
         return cls(doi, arxiv_id, reference.pmid, reference.pmcid)
 

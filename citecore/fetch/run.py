@@ -17,8 +17,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rapidfuzz import fuzz
+
 from citecore.cache import Cache
-from citecore.fetch.download import Downloader, Fetched, check_pdf
+from citecore.fetch.download import Downloader, Fetched, Refused, check_pdf, opening_text
 from citecore.fetch.local import source_files
 from citecore.fetch.locate import WorkIds, open_access_copies
 from citecore.fetch.manifest import Manifest, read_manifest, write_manifest
@@ -26,6 +28,7 @@ from citecore.fetch.records import FetchOutcome, MissingSource, Origin, StoredSo
 from citecore.fetch.zotero import ZoteroLibrary
 from citecore.files import write_atomically
 from citecore.model import Reference
+from citecore.normalize import normalized_title
 from citecore.registries.http import RegistryClient
 from citecore.registries.settings import ClientSettings
 
@@ -40,6 +43,19 @@ def stored_name(key: str) -> str:
     """The file stem a key is stored under: the key with anything unsafe in a file name
     replaced (`source_files` looks for both the key and this)."""
     return re.sub(r"[^\w.\-]", "_", key).lstrip(".") or "_"
+
+
+def carries_title(text: str, title: str) -> bool:
+    """Whether a file's opening text carries the cited title (case, accents, punctuation,
+    hyphenation and line breaks aside; a title of fewer than three words says too little to
+    refuse by, and so does a text with no words at all: a scan)."""
+    wanted = normalized_title(title)
+    if len(wanted.split()) < 3:
+        return True
+    folded = normalized_title(text)
+    if not folded:
+        return True
+    return fuzz.partial_ratio(wanted, folded) >= 85
 
 
 def _now() -> str:
@@ -151,6 +167,10 @@ async def _fetch_one(
     async for copy in open_access_copies(ids, client, problems):
         copies += 1
         result = await downloader.fetch(copy.url, copy.full_text_xml)
+        if isinstance(result, Fetched) and not carries_title(opening_text(result), reference.title):
+            # A wrong identifier in the entry, or a registry's link to another file, fetches
+            # another work: grounding against it would judge the claim by the wrong paper.
+            result = Refused("another work: its first page does not carry the cited title")
         if isinstance(result, Fetched):
             return _store(
                 reference,

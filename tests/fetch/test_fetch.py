@@ -140,9 +140,32 @@ def test_a_miss_the_hosts_may_mend_is_looked_for_again(
 def test_keys_that_are_no_file_names_are_stored_safely(
     emulator: RegistryEmulator, tmp_path: Path
 ) -> None:
-    emulator.serve_path("/pdf/2401.00002", Reply(raw=pdf_of("Safe.")))
+    emulator.serve_path("/pdf/2401.00002", Reply(raw=pdf_of("On ../../evil:key")))
     plan = FetchPlan(tmp_path / "sources", settings=settings_for(emulator))
     outcome = fetch_sources([reference("../../evil:key", arxiv_id="2401.00002")], plan)
     (stored,) = outcome.stored
     assert stored.file == "_.._evil_key.pdf" and (tmp_path / "sources" / stored.file).is_file()
     assert not (tmp_path / "evil:key.pdf").exists()
+
+
+def test_a_file_of_another_work_is_refused(emulator: RegistryEmulator, tmp_path: Path) -> None:
+    # The entry names the arXiv id of another paper (a wrong identifier, as in the tour): the
+    # file fetched by it is not the cited work, and the next copy is tried.
+    emulator.serve_path("/pdf/2204.14198", Reply(raw=pdf_of("Flamingo: a Visual Language Model")))
+    right = pdf_of("Random Feature Attention\n\nWe propose random feature attention.")
+    url = emulator.serve_path("/oa/rfa.pdf", Reply(raw=right))
+    emulator.serve(openalex.work_request("10.48550/arXiv.2204.14198"), openalex_answer(url))
+    rfa = Reference(
+        "peng2021rfa",
+        "inproceedings",
+        SourceLocation("tour.bib", 32),
+        title="Random Feature Attention",
+        doi="10.48550/arXiv.2204.14198",
+    )
+    plan = FetchPlan(tmp_path / "sources", settings=settings_for(emulator))
+    (stored,) = fetch_sources([rfa], plan).stored
+    assert stored.origin is Origin.OPENALEX
+    alone = FetchPlan(tmp_path / "alone", settings=settings_for(emulator))
+    emulator.serve(openalex.work_request("10.48550/arXiv.2204.14198"), Reply(404, "{}"))
+    (missing,) = fetch_sources([rfa], alone).missing
+    assert "another work" in missing.tried[0]
