@@ -222,17 +222,14 @@ def fetch(
     from citecore.fetch.stage import fetch_for_options  # the HTTP stack: fetching runs only
 
     # The work the entry describes, as the registries found it: its DOI is the one to fetch
-    # by, also when the entry's own DOI is another work's (a `doi` mismatch).
-    found_dois = {
-        key: result.match.doi
-        for key, result in verified.items()
-        if result.match
-        and result.match.doi
-        and (
-            result.verdict is ReferenceVerdict.VERIFIED
-            or any(m.field == "doi" for m in result.mismatches)
-        )
-    }
+    # by, also when the entry's own DOI is another work's (a `doi` mismatch says which).
+    found_dois: dict[str, str] = {}
+    for key, result in verified.items():
+        wrong_doi = next((m.found for m in result.mismatches if m.field == "doi"), "")
+        if wrong_doi:
+            found_dois[key] = wrong_doi
+        elif result.verdict is ReferenceVerdict.VERIFIED and result.match and result.match.doi:
+            found_dois[key] = result.match.doi
     outcome = fetch_for_options(
         cited, options, folder, _bibliography_dirs(bibliography), found_dois
     )

@@ -30,8 +30,14 @@ class WorkIds:
     def of(cls, reference: Reference, found_doi: str = "") -> WorkIds:
         """The reference's identifiers, with `found_doi` first: the DOI of the work the entry
         describes as verification found it (an entry may carry none, or another work's)."""
-        doi = found_doi or reference.doi
-        arxiv_id = reference.arxiv_id or (arxiv_from_doi(doi) if doi else "")
+        if not found_doi or found_doi.casefold() == reference.doi.casefold():
+            doi = reference.doi  # as the writer spells it
+            arxiv_id = reference.arxiv_id or arxiv_from_doi(doi)
+        else:
+            # The entry's DOI is another work's: so is an arXiv id read from it.
+            doi = found_doi
+            own = reference.arxiv_id if reference.arxiv_id != arxiv_from_doi(reference.doi) else ""
+            arxiv_id = arxiv_from_doi(doi) or own
         return cls(doi, arxiv_id, reference.pmid, reference.pmcid)
 
     def __bool__(self) -> bool:
