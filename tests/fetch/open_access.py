@@ -38,10 +38,10 @@ def serve_copies(
             emulator.serve_path(f"/pdf/{identifier}", Reply(raw=pdf), unused_ok=True)
             continue
         url = emulator.serve_path(f"/oa/{identifier}.pdf", Reply(raw=pdf), unused_ok=True)
-        location = {"is_oa": True, "pdf_url": url, "url_for_pdf": url, "url": url,
+        location: dict[str, object] = {"is_oa": True, "pdf_url": url, "url_for_pdf": url, "url": url,
                     "license": "cc-by", "version": "publishedVersion"}  # fmt: skip
         if source is Source.OPENALEX:
-            body = {"id": "W1", "title": name, "best_oa_location": location}
+            body: dict[str, object] = {"id": "W1", "title": name, "best_oa_location": location}
             emulator.serve(openalex.work_request(identifier), Reply(body=json.dumps(body)),
                            unused_ok=True)  # fmt: skip
         else:

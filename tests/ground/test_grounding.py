@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from citecore.cli import main
+from citecore.fetch.local import file_field_paths
 from citecore.ground.align import AlignedSource
 from citecore.ground.evidence import Passage, RankedPassage
 from citecore.ground.judges import JudgeVerdict
 from citecore.ground.judges.local import LocalJudge
-from citecore.fetch.local import file_field_paths
 from citecore.ground.text import Page, SourceText, read_source
 from citecore.model import GroundingStatus
 from tests.conftest import requires_latex, run_pandoc
