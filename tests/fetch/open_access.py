@@ -38,8 +38,14 @@ def serve_copies(
             emulator.serve_path(f"/pdf/{identifier}", Reply(raw=pdf), unused_ok=True)
             continue
         url = emulator.serve_path(f"/oa/{identifier}.pdf", Reply(raw=pdf), unused_ok=True)
-        location: dict[str, object] = {"is_oa": True, "pdf_url": url, "url_for_pdf": url, "url": url,
-                    "license": "cc-by", "version": "publishedVersion"}  # fmt: skip
+        location: dict[str, object] = {
+            "is_oa": True,
+            "pdf_url": url,
+            "url_for_pdf": url,
+            "url": url,
+            "license": "cc-by",
+            "version": "publishedVersion",
+        }
         if source is Source.OPENALEX:
             body: dict[str, object] = {"id": "W1", "title": name, "best_oa_location": location}
             emulator.serve(openalex.work_request(identifier), Reply(body=json.dumps(body)),
