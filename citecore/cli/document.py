@@ -230,8 +230,9 @@ def run_audit(args: argparse.Namespace) -> int:
     for key in missing:
         print(key)
     cited = len({c.key for c in result.citations})
+    hint = f"; citecheck sources fetch {args.document} looks for them" if missing else ""
     print(
-        f"citecheck: {cited - len(missing)}/{cited} cited keys have a readable source",
+        f"citecheck: {cited - len(missing)}/{cited} cited keys have a readable source{hint}",
         file=sys.stderr,
     )
     return 1 if missing else 0
