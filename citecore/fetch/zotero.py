@@ -151,10 +151,10 @@ def open_local_api(base_url: str = DEFAULT_URL, timeout: float = 5.0) -> LocalAp
     if not isinstance(data, list):
         client.close()
         return None
-    return LocalApiLibrary(base_url, _api_items(data), client)
+    return LocalApiLibrary(base_url, items_from_api(data), client)
 
 
-def _api_items(data: list[Any]) -> list[LibraryItem]:
+def items_from_api(data: list[Any]) -> list[LibraryItem]:
     """Regular items with their PDF attachments, from the local API's item list."""
     pdfs: dict[str, list[str]] = {}
     regular: list[dict[str, Any]] = []
