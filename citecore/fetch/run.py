@@ -118,7 +118,8 @@ async def _fetch_all(
             results = list(await asyncio.gather(*(one(r) for r in wanted)))
     stored = [r for r in results if isinstance(r, StoredSource)]
     missing = [*kept_missing, *(r for r in results if isinstance(r, MissingSource))]
-    if wanted:
+    learnt = stored or any(manifest.missing.get(m.key) != m for m in missing)
+    if learnt:
         updated = Manifest(
             {**manifest.stored, **{s.key: s for s in stored}},
             {

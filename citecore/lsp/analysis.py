@@ -144,8 +144,9 @@ def _bibliography_paths(path: Path, text: str, options: Options, workspace: Path
 
 def _options(path: Path, text: str, layer: Mapping[str, Any]) -> Options:
     metadata = _front_matter(text).get("citecheck")
+    # Each keystroke is analysed: sources are fetched by builds and `sources fetch`, not here.
     return resolve_options(
-        {**layer, "ground": False},
+        {**layer, "ground": False, "fetch_sources": False},
         folder=path.parent,
         metadata=metadata if isinstance(metadata, dict) else None,
         metadata_origin=str(path),
