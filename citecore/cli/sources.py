@@ -65,11 +65,14 @@ def register(commands: Commands) -> None:
     fetch.set_defaults(run=run_fetch)
 
 
-def _cited(path: Path, bibliographies: list[str]) -> tuple[list[Reference], Bibliography]:
-    """The references to fetch: a document's cited entries, or every entry of a bibliography."""
+def _cited(
+    path: Path, bibliographies: list[str]
+) -> tuple[list[Reference], Bibliography, list[str]]:
+    """The references to fetch (a document's cited entries, or every entry of a bibliography),
+    the bibliography, and the keys cited with no entry in it."""
     if is_bibliography(path) and path.is_file():
         bibliography = load_bibliographies([path, *map(Path, bibliographies)])
-        return list(bibliography.references.values()), bibliography
+        return list(bibliography.references.values()), bibliography, []
     command = "latex" if path.suffix.lower() in (".tex", ".ltx") else "check"
     document = document_for(path, command)
     layer = {"verify": False, "ground": False, "bibliography": bibliographies or None}
@@ -79,10 +82,12 @@ def _cited(path: Path, bibliographies: list[str]) -> tuple[list[Reference], Bibl
     else:
         result = check_markdown_file(document, options).result
     keys = dict.fromkeys(c.key for c in result.citations)
-    references = [
-        result.bibliography.references[k] for k in keys if k in result.bibliography.references
-    ]
-    return references, result.bibliography
+    known = result.bibliography.references
+    return (
+        [known[k] for k in keys if k in known],
+        result.bibliography,
+        [k for k in keys if k not in known],
+    )
 
 
 def run_fetch(args: argparse.Namespace) -> int:
@@ -99,7 +104,7 @@ def run_fetch(args: argparse.Namespace) -> int:
     }
     folder = args.input.parent
     options = resolve_options({k: v for k, v in layer.items() if v is not None}, folder=folder)
-    references, bibliography = _cited(args.input, args.bib)
+    references, bibliography, undefined = _cited(args.input, args.bib)
     folders = [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
     target = options.sources or folder / DEFAULT_SOURCES
     before = sum(1 for r in references if source_files(r, folders, target))
@@ -110,11 +115,13 @@ def run_fetch(args: argparse.Namespace) -> int:
         print(f"missing  {missing.key}: {missing.reason}")
         for tried in missing.tried:
             print(f"           tried {tried}")
+    for key in undefined:
+        print(f"missing  {key}: cited, but in no bibliography")
     have = len(outcome.present) + len(outcome.stored)
     print(
-        f"citecheck: {have}/{len(references)} cited keys have a source "
+        f"citecheck: {have}/{len(references) + len(undefined)} cited keys have a source "
         f"({before} before); {len(outcome.stored)} stored in {target}"
         + (f", listed in {manifest_path(target)}" if outcome.stored else ""),
         file=sys.stderr,
     )
-    return 1 if outcome.missing else 0
+    return 1 if outcome.missing or undefined else 0
