@@ -6,6 +6,7 @@ when the ones before it gave nothing that could be fetched, through the shared r
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
@@ -15,6 +16,8 @@ from citecore.registries import europepmc, openalex, semantic_scholar, unpaywall
 from citecore.registries.http import RegistryClient, Status
 from citecore.registries.record import OpenAccessCopy
 from citecore.registries.request import RegistryRequest
+
+_PMID_KEY = re.compile(r"^pmid[_:\-]?(\d{1,8})$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +41,10 @@ class WorkIds:
             doi = found_doi
             own = reference.arxiv_id if reference.arxiv_id != arxiv_from_doi(reference.doi) else ""
             arxiv_id = arxiv_from_doi(doi) or own
-        return cls(doi, arxiv_id, reference.pmid, reference.pmcid)
+        # Bibliographies exported from PubMed name entries by PMID (`PMID_9915498`): for
+        # fetching only, where the file's title is checked against the entry's.
+        pmid = reference.pmid or next(iter(_PMID_KEY.findall(reference.key)), "")
+        return cls(doi, arxiv_id, pmid, reference.pmcid)
 
     def __bool__(self) -> bool:
         return any((self.doi, self.arxiv_id, self.pmid, self.pmcid))

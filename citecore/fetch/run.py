@@ -25,7 +25,7 @@ from citecore.fetch.local import source_files
 from citecore.fetch.locate import WorkIds, open_access_copies
 from citecore.fetch.manifest import Manifest, read_manifest, write_manifest
 from citecore.fetch.records import FetchOutcome, MissingSource, Origin, StoredSource
-from citecore.fetch.zotero import ZoteroLibrary
+from citecore.fetch.zotero import ZoteroLibrary, zotero_storage_keys
 from citecore.files import write_atomically
 from citecore.model import Reference
 from citecore.normalize import normalized_title
@@ -209,13 +209,17 @@ def _from_library(reference: Reference, ids: WorkIds, plan: FetchPlan) -> Stored
     library = plan.library
     assert library is not None
     item = library.find(replace(reference, doi=reference.doi or ids.doi))
-    if item is None:
+    # A `file` field exported by Zotero on another machine names the attachment's storage
+    # folder, which is its key in the writer's synced library here.
+    named = [key for value in reference.files for key in zotero_storage_keys(value)]
+    attachments = list(dict.fromkeys([*named, *(item.attachments if item else ())]))
+    if not attachments:
         return []
     seen = []
-    for attachment in item.attachments:
+    for attachment in attachments:
         path = library.file_of(attachment)
         if path is None:
-            seen.append(f"zotero: item {item.item_key}: the attached file is not on this machine")
+            seen.append(f"zotero: attachment {attachment}: its file is not on this machine")
             continue
         data = path.read_bytes()
         problem = check_pdf(data)

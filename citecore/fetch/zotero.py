@@ -33,6 +33,10 @@ logger = logging.getLogger(__name__)
 DEFAULT_URL = "http://localhost:23119"
 _PDF = "application/pdf"
 _EXTRA_KEY = re.compile(r"^\s*citation key\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+# `…/Zotero/storage/ABCD2345/name.pdf` (and the old profile folder's `…/zotero/storage/…`).
+_STORAGE_PATH = re.compile(
+    r"[/\\]storage[/\\]([A-Z0-9]{8})[/\\][^;]*?\.pdf(?=$|[:;])", re.IGNORECASE
+)
 _EXTRA_DOI = re.compile(r"^\s*doi\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -45,6 +49,12 @@ class LibraryItem:
     doi: str = ""
     title: str = ""
     attachments: tuple[str, ...] = ()
+
+
+def zotero_storage_keys(file_field: str) -> list[str]:
+    """The attachment keys of the PDFs a Zotero-exported `file` field names by their place in
+    Zotero's `storage/` folder (on whichever machine it was exported)."""
+    return [match.group(1).upper() for match in _STORAGE_PATH.finditer(file_field)]
 
 
 def default_data_folder() -> Path:

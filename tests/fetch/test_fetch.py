@@ -169,3 +169,16 @@ def test_a_file_of_another_work_is_refused(emulator: RegistryEmulator, tmp_path:
     emulator.serve(openalex.work_request("10.48550/arXiv.2204.14198"), Reply(404, "{}"))
     (missing,) = fetch_sources([rfa], alone).missing
     assert "another work" in missing.tried[0]
+
+
+def test_an_entry_named_by_its_pmid(emulator: RegistryEmulator, tmp_path: Path) -> None:
+    # PubMed exports name entries `PMID_<n>` and carry no identifier field (the wild corpus's
+    # pmid-keys bibliography): the PMID finds the full text, whose title is then checked.
+    title = "Exploring the new world of the genome with DNA microarrays"
+    emulator.serve(europepmc.open_access_request(pmid="9915498"), epmc_hit("PMC11"))
+    xml = jats_of(title, {"Body": ["Microarrays measure the expression of thousands of genes."]})
+    emulator.serve_path("/europepmc/webservices/rest/PMC11/fullTextXML", Reply(body=xml))
+    entry = Reference("PMID_9915498", "article", SourceLocation("refs.bib", 2), title=title)
+    plan = FetchPlan(tmp_path / "sources", settings=settings_for(emulator))
+    (stored,) = fetch_sources([entry], plan).stored
+    assert stored.origin is Origin.EUROPEPMC and stored.file == "PMID_9915498.md"

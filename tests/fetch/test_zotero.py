@@ -152,3 +152,22 @@ def test_sources_fetch_copies_the_library_pdfs_first(tmp_path: Path) -> None:
     missing = {m.key: m for m in outcome.missing}
     assert "elsewhere2016" in missing
     assert any("not on this machine" in t for t in missing["elsewhere2016"].tried)
+
+
+def test_a_file_field_from_another_machine_names_the_attachment(tmp_path: Path) -> None:
+    # Exported by Zotero elsewhere (the wild corpus's zotero-filepaths-only and Better BibTeX
+    # files carry such paths): the storage folder's name is the attachment's key here too.
+    folder = build_data_folder(tmp_path / "Zotero", library_items(tmp_path))
+    library = open_data_folder(folder)
+    exported = (
+        "ScienceDirect Full Text PDF:/Users/someone/Library/Application Support/Zotero/"
+        "Profiles/x.default/zotero/storage/PDF00004/A title that differs.pdf:application/pdf;"
+        "Snapshot:/Users/someone/Zotero/storage/SNAP0001/index.html:text/html"
+    )
+    entry = Reference("ishibashi2011", "article", SourceLocation("refs.bib", 3), files=(exported,))
+    plan = FetchPlan(tmp_path / "sources", settings=ClientSettings(offline=True), library=library)
+    (stored,) = fetch_sources([entry], plan).stored
+    assert (
+        stored.origin is Origin.ZOTERO
+        and (tmp_path / "sources" / stored.file).read_bytes() == BY_DOI
+    )
