@@ -16,6 +16,7 @@ from citecore.fetch.manifest import manifest_path
 from citecore.fetch.stage import fetch_for_options
 from citecore.model import Bibliography, Reference
 from citecore.options import DEFAULT_SOURCES, resolve_options
+from citecore.report.labels import one_line
 
 
 def register(commands: Commands) -> None:
@@ -109,12 +110,14 @@ def run_fetch(args: argparse.Namespace) -> int:
     target = options.sources or folder / DEFAULT_SOURCES
     before = sum(1 for r in references if source_files(r, folders, target))
     outcome = fetch_for_options(references, options, folder, folders)
+    # What hosts sent (URLs, reasons quoting them) is printed without control characters.
     for stored in outcome.stored:
-        print(f"stored   {stored.key}: {stored.file} from {stored.origin.value} ({stored.url})")
+        print(one_line(f"stored   {stored.key}: {stored.file} from {stored.origin.value} "
+                       f"({stored.url})"))  # fmt: skip
     for missing in outcome.missing:
-        print(f"missing  {missing.key}: {missing.reason}")
+        print(one_line(f"missing  {missing.key}: {missing.reason}"))
         for tried in missing.tried:
-            print(f"           tried {tried}")
+            print(f"           tried {one_line(tried)}")
     for key in undefined:
         print(f"missing  {key}: cited, but in no bibliography")
     have = len(outcome.present) + len(outcome.stored)
