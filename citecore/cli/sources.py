@@ -112,10 +112,10 @@ def run_fetch(args: argparse.Namespace) -> int:
     outcome = fetch_for_options(references, options, folder, folders)
     # What hosts sent (URLs, reasons quoting them) is printed without control characters.
     for stored in outcome.stored:
-        print(one_line(f"stored   {stored.key}: {stored.file} from {stored.origin.value} "
-                       f"({stored.url})"))  # fmt: skip
+        said = one_line(f"{stored.key}: {stored.file} from {stored.origin.value} ({stored.url})")
+        print(f"stored   {said}")
     for missing in outcome.missing:
-        print(one_line(f"missing  {missing.key}: {missing.reason}"))
+        print(f"missing  {one_line(f'{missing.key}: {missing.reason}')}")
         for tried in missing.tried:
             print(f"           tried {one_line(tried)}")
     for key in undefined:

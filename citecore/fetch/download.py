@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from citecore import __version__
 from citecore.fetch.jats import NotFullTextError, jats_to_markdown
+from citecore.registries.limits import Limiter
 from citecore.registries.settings import ClientSettings, SourcePolicy
 
 if TYPE_CHECKING:
@@ -83,29 +84,6 @@ def check_pdf(data: bytes) -> str:
     return ""
 
 
-class _HostLimiter:
-    """Spaces the starts of requests to one host and lets one run at a time."""
-
-    def __init__(
-        self,
-        policy: SourcePolicy,
-        clock: Callable[[], float],
-        sleep: Callable[[float], Awaitable[None]],
-    ) -> None:
-        self.slots = asyncio.Semaphore(policy.concurrency)
-        self._interval = 1.0 / policy.requests_per_second
-        self._next = 0.0
-        self._lock = asyncio.Lock()
-        self._clock, self._sleep = clock, sleep
-
-    async def wait_turn(self) -> None:
-        async with self._lock:
-            wait = self._next - self._clock()
-            if wait > 0:
-                await self._sleep(wait)
-            self._next = max(self._clock(), self._next) + self._interval
-
-
 class Downloader:
     """Fetches open-access files politely within a size and a time cap; use `async with`."""
 
@@ -125,7 +103,7 @@ class Downloader:
         self._transport = transport
         self._clock, self._sleep = clock, sleep
         self._http: httpx.AsyncClient | None = None
-        self._limiters: dict[str, _HostLimiter] = {}
+        self._limiters: dict[str, Limiter] = {}
         # A host that several registries share takes the strictest of their limits.
         self._host_policies: dict[str, SourcePolicy] = {}
         for source, base in settings.base_urls.items():
@@ -161,10 +139,10 @@ class Downloader:
             )
         return self._http
 
-    def _limiter(self, host: str) -> _HostLimiter:
+    def _limiter(self, host: str) -> Limiter:
         if host not in self._limiters:
             policy = self._host_policies.get(host, _OTHER_HOSTS)
-            self._limiters[host] = _HostLimiter(policy, self._clock, self._sleep)
+            self._limiters[host] = Limiter(policy, self._clock, self._sleep)
         return self._limiters[host]
 
     async def fetch(self, url: str, full_text_xml: bool = False) -> Fetched | Refused:
@@ -178,12 +156,13 @@ class Downloader:
         if self.settings.offline:
             return Refused("offline", transient=True)
         limiter = self._limiter(parts.netloc.lower())
-        async with limiter.slots:
-            await limiter.wait_turn()
-            try:
-                return await asyncio.wait_for(self._get(url, full_text_xml), self.max_seconds)
-            except TimeoutError:
-                return Refused(f"too slow: gave up after {self.max_seconds:g} s", transient=True)
+        await limiter.acquire()
+        try:
+            return await asyncio.wait_for(self._get(url, full_text_xml), self.max_seconds)
+        except TimeoutError:
+            return Refused(f"too slow: gave up after {self.max_seconds:g} s", transient=True)
+        finally:
+            limiter.release()
 
     async def _get(self, url: str, full_text_xml: bool) -> Fetched | Refused:
         import httpx

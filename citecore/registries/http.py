@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Protocol
 from citecore import __version__
 from citecore.cache import Cache, content_key
 from citecore.model import Source
+from citecore.registries.limits import Limiter
 from citecore.registries.request import RegistryRequest
 from citecore.registries.settings import ClientSettings, SourcePolicy
 
@@ -102,46 +103,6 @@ def retry_after_seconds(value: str | None, now: float | None = None) -> float | 
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
-class _Limiter:
-    """Spaces request starts for one source and caps how many run at once."""
-
-    def __init__(
-        self,
-        policy: SourcePolicy,
-        clock: Callable[[], float],
-        sleep: Callable[[float], Awaitable[None]],
-    ) -> None:
-        self._slots = asyncio.Semaphore(policy.concurrency)
-        self._lock = asyncio.Lock()
-        self._interval = 1.0 / policy.requests_per_second
-        self._next_start = 0.0
-        self._clock = clock
-        self._sleep = sleep
-
-    async def acquire(self, given_up: Callable[[], bool] = lambda: False) -> None:
-        """Wait for a slot and this source's next start; no wait once `given_up()` (a source
-        found unreachable lets its queue go at once instead of at its rate)."""
-        await self._slots.acquire()
-        async with self._lock:
-            if given_up():
-                return
-            wait = self._next_start - self._clock()
-            if wait > 0:
-                await self._sleep(wait)
-            self._next_start = max(self._clock(), self._next_start) + self._interval
-
-    def release(self) -> None:
-        self._slots.release()
-
-    def pause(self, seconds: float) -> None:
-        """Hold every later request of this source back (a 429 speaks for the whole source)."""
-        self._next_start = max(self._next_start, self._clock() + seconds)
-
-    def slow_to(self, requests_per_second: float) -> None:
-        """Obey a stricter limit the service announces (`x-rate-limit-*`)."""
-        self._interval = max(self._interval, 1.0 / requests_per_second)
-
-
 class _Redact(logging.Filter):
     """Takes API keys out of what httpx and httpcore log (httpx logs each request's URL, and
     OpenAlex and PubMed take their keys in the query)."""
@@ -207,7 +168,7 @@ class RegistryClient:
         # Created at the first real request: a rebuild answered from the cache never pays for
         # importing and setting up the HTTP stack.
         self._http: httpx.AsyncClient | None = None
-        self._limiters: dict[Source, _Limiter] = {}
+        self._limiters: dict[Source, Limiter] = {}
         # A source that could not be reached at all is not tried again in this run: a build
         # without network must not wait out every request's retries (the circuit breaker).
         self._unreachable: set[Source] = set()
@@ -240,12 +201,12 @@ class RegistryClient:
             )
         return self._http
 
-    def _limiter(self, source: Source) -> _Limiter:
+    def _limiter(self, source: Source) -> Limiter:
         if source not in self._limiters:
             policy = self.settings.policies[source]
             if self._shared_rate is not None:  # the shared book spaces the starts; not twice
                 policy = SourcePolicy(float("inf"), policy.concurrency)
-            self._limiters[source] = _Limiter(policy, self._clock, self._sleep)
+            self._limiters[source] = Limiter(policy, self._clock, self._sleep)
         return self._limiters[source]
 
     def _cache_key(self, request: RegistryRequest) -> str:
@@ -397,7 +358,7 @@ class RegistryClient:
         return float(min(self.settings.backoff_cap, self.settings.backoff_base * 2.0**attempt))
 
     @staticmethod
-    def _obey_rate_headers(limiter: _Limiter, headers: httpx.Headers) -> None:
+    def _obey_rate_headers(limiter: Limiter, headers: httpx.Headers) -> None:
         limit = headers.get("x-rate-limit-limit", "").strip()
         interval = headers.get("x-rate-limit-interval", "").strip()
         if re.fullmatch(r"[0-9]{1,9}", limit) and re.fullmatch(r"[0-9]{1,9}s?", interval):

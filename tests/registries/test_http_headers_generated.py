@@ -11,7 +11,8 @@ import httpx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citecore.registries.http import RegistryClient, _Limiter, retry_after_seconds
+from citecore.registries.http import RegistryClient, retry_after_seconds
+from citecore.registries.limits import Limiter
 from citecore.registries.settings import SourcePolicy
 
 HEADER_TEXT = st.text(st.characters(codec="latin-1"), max_size=40)
@@ -38,7 +39,7 @@ def test_any_rate_limit_headers_leave_a_usable_rate(limit: str, interval: str) -
     async def no_sleep(seconds: float) -> None:
         return None
 
-    limiter = _Limiter(SourcePolicy(10.0, 2), clock=lambda: 0.0, sleep=no_sleep)
+    limiter = Limiter(SourcePolicy(10.0, 2), clock=lambda: 0.0, sleep=no_sleep)
     # Header values arrive as bytes; httpx reads them as Latin-1.
     headers = httpx.Headers(
         {b"x-rate-limit-limit": limit.encode("latin-1", "replace"),
