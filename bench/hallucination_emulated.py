@@ -243,11 +243,45 @@ def write_misses(path: Path, outcomes: list[Outcome]) -> None:
             )
 
 
+def _source_of(route: str) -> str:
+    """The registry a request of the emulator's log went to, from its API path."""
+    path = str(json.loads(route)[0])
+    for prefix, name in (
+        ("/api/query", "arxiv"), ("/dois/", "datacite"), ("/ra/", "doi.org"),
+        ("/works/doi:", "openalex"), ("/works", "crossref"), ("/v2/", "unpaywall"),
+        ("/europepmc", "europepmc"), ("/entrez", "pubmed"), ("/search/publ", "dblp"),
+        ("/graph", "semanticscholar"),
+    ):  # fmt: skip
+        if path.startswith(prefix) or (prefix == "/works/doi:" and "filter" in route):
+            return name
+    return path
+
+
+def write_verdicts(path: Path, outcomes: list[Outcome]) -> None:
+    """Every entry's verdict, flags and mismatched fields, one JSON line each, in order."""
+    with path.open("w", encoding="utf-8") as out:
+        for outcome in outcomes:
+            result = outcome.result
+            line = {
+                "entry": f"{outcome.entry.corpus}:{outcome.entry.key}",
+                "verdict": outcome.verdict,
+                "flags": sorted(f.value for f in result.flags) if result else [],
+                "mismatches": sorted(m.field for m in result.mismatches) if result else [],
+            }
+            out.write(json.dumps(line) + "\n")
+
+
 def main() -> None:
     """Run both configurations and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--misses", type=Path, help="write wrong outcomes here (JSON lines)")
     parser.add_argument("--keys-only", action="store_true", help="only the run with API keys")
+    parser.add_argument(
+        "--verdicts",
+        type=Path,
+        help="write every entry's verdict and mismatched fields here (JSON lines): two runs "
+        "compared with diff show whether a change moved any verdict",
+    )
     args = parser.parse_args()
     logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
     entries = hallmark() + fixtures()
@@ -267,7 +301,15 @@ def main() -> None:
             seconds = time.perf_counter() - started
             requests = emulator.requests()
             assert not emulator.unexpected, emulator.unexpected[:5]
+            by_source = Counter(_source_of(key) for _, key in emulator.log)
         report(title, outcomes, requests, seconds)
+        per_reference = ", ".join(
+            f"{name} {n / len(outcomes):.2f}" for name, n in by_source.most_common()
+        )
+        print(f"  requests per reference by source: {per_reference}")
+        if args.verdicts:
+            suffix = "keys" if keys else "nokeys"
+            write_verdicts(args.verdicts.with_suffix(f".{suffix}.jsonl"), outcomes)
         if args.misses:
             suffix = "keys" if keys else "nokeys"
             write_misses(args.misses.with_suffix(f".{suffix}.jsonl"), outcomes)
