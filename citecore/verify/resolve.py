@@ -206,7 +206,30 @@ async def _resolve_pmid(pmid: str, fetch: Fetch, trail: _Trail) -> None:
     trail.records.append(records[0])
 
 
-async def _resolve_arxiv(arxiv_id: str, fetch: Fetch, trail: _Trail) -> None:
+async def _registered_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch) -> WorkRecord | None:
+    """The record of an arXiv id from DataCite, where arXiv registers a DOI for every paper
+    (`10.48550/arXiv.<id>`), when it settles the reference by itself: it agrees in every field
+    and leaves no venue to confirm. Asking DataCite costs no share of arXiv's one request every
+    three seconds; anything it leaves open, and any failure, goes to arXiv as before."""
+    unversioned = re.sub(r"v\d+$", "", arxiv_id)
+    response = await fetch(datacite.work_request(f"10.48550/arxiv.{unversioned}".lower()))
+    if response.status is not Status.OK:
+        return None
+    try:
+        record = datacite.parse_work(response.body)
+    except ValueError:
+        return None
+    comparison = compare(reference, record)
+    settled = not comparison.mismatches and not comparison.needs_published
+    return record if settled else None
+
+
+async def _resolve_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch, trail: _Trail) -> None:
+    """The record of an arXiv id: DataCite's when it settles the reference, else arXiv's."""
+    registered = await _registered_arxiv(reference, arxiv_id, fetch)
+    if registered is not None:
+        trail.records.append(registered)
+        return
     response = await fetch(arxiv.id_request(arxiv_id))
     if not trail.saw(response):
         return
@@ -230,15 +253,15 @@ async def _search(
     use_openalex: bool = False,
     use_semantic_scholar: bool = False,
 ) -> list[WorkRecord]:
-    """Title search in order (Crossref, Europe PMC, arXiv, then OpenAlex and Semantic Scholar
-    when their keys are set, then DBLP), stopping at the first source with an exact title match.
-    DBLP is the last resort and optional: its failure never blocks a verdict found elsewhere,
-    but leaves `not_found` unsaid."""
+    """Title search in order (Crossref, Europe PMC, then OpenAlex and Semantic Scholar when
+    their keys are set, then DBLP, and arXiv last), stopping at the first source with an exact
+    title match. DBLP is optional: its failure never blocks a verdict found elsewhere, but
+    leaves `not_found` unsaid. arXiv comes last because it allows one request every three
+    seconds: DBLP and OpenAlex hold its papers too, so it is asked only for what they miss."""
     first_author = reference.authors[0].family if reference.authors else ""
     searches: list[tuple[RegistryRequest, Callable[[str], list[WorkRecord]]]] = [
         (crossref.search_request(reference.title, first_author), crossref.parse_search),
         (europepmc.search_request(reference.title), europepmc.parse_search),
-        (arxiv.search_request(reference.title), arxiv.parse_feed),
     ]
     if use_openalex:
         searches.append((openalex.search_request(reference.title), openalex.parse_search))
@@ -247,6 +270,7 @@ async def _search(
             (semantic_scholar.match_request(reference.title), semantic_scholar.parse_match)
         )
     searches.append((dblp.search_request(reference.title), dblp.parse_search))
+    searches.append((arxiv.search_request(reference.title), arxiv.parse_feed))
     found: list[WorkRecord] = []
     for request, parse in searches:
         response = await fetch(request)
@@ -418,7 +442,7 @@ async def _verdict(
         if reference.pmid and not local_pmid:
             await _resolve_pmid(reference.pmid, fetch, trail)
         if reference.arxiv_id and not restated and not local_arxiv:
-            await _resolve_arxiv(reference.arxiv_id, fetch, trail)
+            await _resolve_arxiv(reference, reference.arxiv_id, fetch, trail)
     trail.identifier_unchecked = bool(trail.failures)
     judged = [(record, compare(reference, record)) for record in trail.records]
     if len({r.doi or r.arxiv_id for r, _ in judged}) > 1 and not _same_work(judged):

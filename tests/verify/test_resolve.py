@@ -109,11 +109,32 @@ def test_arxiv_id_verified_with_open_access_copy(emulator: RegistryEmulator) -> 
         "author = {Stanley, Caprice and Windisch, Tobias}, year = {2016}, "
         "eprint = {1605.08386}, archivePrefix = {arXiv}}"
     )
+    # DataCite does not hold it (an id arXiv registered no DOI for): arXiv's own API answers.
+    emulator.serve(
+        datacite.work_request("10.48550/arxiv.1605.08386"),
+        fixture("datacite/dois_404_10.4124_05f6c379.json"),
+    )
     emulator.serve(arxiv.id_request("1605.08386"), fixture("arxiv/query_id_list_1605.08386.xml"))
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.VERIFIED
     assert ReferenceFlag.OA_URL in result.flags
     assert "open-access copy: https://arxiv.org/abs/1605.08386v1" in result.notes
+
+
+def test_an_arxiv_id_datacite_settles_costs_arxiv_nothing(emulator: RegistryEmulator) -> None:
+    ref = reference(
+        "@misc{heibi2019, title = {Crowdsourcing open citations with {CROCI} -- An analysis of "
+        "the current status of open citations, and a proposal}, author = {Heibi, Ivan and "
+        "Peroni, Silvio and Shotton, David}, year = {2019}, eprint = {1902.02534v2}, "
+        "archivePrefix = {arXiv}}"
+    )
+    emulator.serve(
+        datacite.work_request("10.48550/arxiv.1902.02534"),
+        fixture("datacite/dois_10.48550_arxiv.1902.02534.json"),
+    )
+    result = verify(emulator, ref)  # the strict emulator fails on any request to arXiv
+    assert result.verdict is ReferenceVerdict.VERIFIED
+    assert result.match is not None and result.match.source is Source.DATACITE
 
 
 def test_title_search_verifies_without_identifiers(emulator: RegistryEmulator) -> None:
@@ -139,7 +160,7 @@ def test_not_found_only_when_every_source_answered(emulator: RegistryEmulator) -
     no_hits(emulator, ref)
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.NOT_FOUND
-    assert result.sources == ("crossref", "europepmc", "arxiv", "dblp")
+    assert result.sources == ("crossref", "europepmc", "dblp", "arxiv")
     assert "missing from the registries" in result.notes[-1]
 
 
@@ -228,7 +249,7 @@ def test_an_unreachable_dblp_leaves_not_found_unsaid(emulator: RegistryEmulator)
     result = verify(emulator, ref)
     assert result.verdict is ReferenceVerdict.ERROR
     assert ReferenceFlag.COVERAGE_INCOMPLETE in result.flags
-    assert result.sources == ("crossref", "europepmc", "arxiv", "dblp")
+    assert result.sources == ("crossref", "europepmc", "dblp", "arxiv")
 
 
 def test_a_cited_preprint_with_a_published_version_is_verified_with_a_note(

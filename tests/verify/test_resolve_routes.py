@@ -11,6 +11,9 @@ from citecore.registries import arxiv, crossref, datacite, doi_org, pubmed, unpa
 from tests.emulator import RegistryEmulator, Reply, fixture, recorded
 from tests.verify.test_resolve import ELIFE, NO_HITS_ARXIV, no_hits, reference, serve_elife, verify
 
+# DataCite's answer for a DOI it does not hold (arXiv ids are asked there first).
+NOT_IN_DATACITE = fixture("datacite/dois_404_10.4124_05f6c379.json")
+
 CROSSREF_404 = "crossref/works_404_10.1371_notarealdoi.txt"
 THOR = (
     "@misc{thor2015, title = {Technical and Human Infrastructure for Open Research (THOR)}, "
@@ -138,6 +141,7 @@ def test_an_arxiv_id_that_does_not_exist_is_a_mismatch(emulator: RegistryEmulato
         "@misc{k, title = {A Preprint Nobody Posted}, author = {Doe, Jane}, year = 2023, "
         "eprint = {2312.99999}, archivePrefix = {arXiv}}"
     )
+    emulator.serve(datacite.work_request("10.48550/arxiv.2312.99999"), NOT_IN_DATACITE)
     emulator.serve(arxiv.id_request("2312.99999"), fixture(NO_HITS_ARXIV))
     no_hits(emulator, ref)
     result = verify(emulator, ref)
@@ -153,6 +157,7 @@ def test_an_unreadable_arxiv_feed_is_an_error(emulator: RegistryEmulator) -> Non
         "author = {Stanley, Caprice and Windisch, Tobias}, year = {2016}, "
         "eprint = {1605.08386}, archivePrefix = {arXiv}}"
     )
+    emulator.serve(datacite.work_request("10.48550/arxiv.1605.08386"), NOT_IN_DATACITE)
     emulator.serve(arxiv.id_request("1605.08386"), Reply(200, "<feed><entry>"))
     no_hits(emulator, ref)
     result = verify(emulator, ref)
