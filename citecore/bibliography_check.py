@@ -79,11 +79,13 @@ def verify_bibliography(
     documents: Sequence[str] = (),
     progress: Path | None = None,
     verifier: Verifier | None = None,
+    open_access: bool = False,
 ) -> CheckResult:
     """Verify every parsed entry of `bibliography`; unparsed entries keep their verdict. With
     `progress`, verdicts are saved as they come and an interrupted run resumes. `verifier`
-    replaces the registry verifier the options ask for."""
-    verifier = verifier or registry_verifier(options)
+    replaces the registry verifier the options ask for; `open_access` asks it for each verified
+    DOI's open-access copy."""
+    verifier = verifier or registry_verifier(options, open_access=open_access)
     references = list(bibliography.references.values())
     if verifier is None:
         verified: Mapping[str, ReferenceResult] = {}
@@ -148,12 +150,15 @@ def load_inputs(paths: Sequence[Path], grobid: str = "", timeout: float = 20.0) 
 
 
 def verify_files(
-    paths: Sequence[Path], options: Options, progress: Path | None = None
+    paths: Sequence[Path],
+    options: Options,
+    progress: Path | None = None,
+    open_access: bool = False,
 ) -> CheckResult:
     """Verify bibliography files (.bib, CSL JSON, CSL YAML), plain-text reference lists and the
-    reference section of PDFs."""
+    reference section of PDFs (with `open_access`, each verified DOI's open-access copy)."""
     bibliography = load_inputs(paths, options.grobid, options.timeout)
-    return verify_bibliography(bibliography, options, progress=progress)
+    return verify_bibliography(bibliography, options, progress=progress, open_access=open_access)
 
 
 def verify_one(reference: Reference, options: Options) -> CheckResult:

@@ -74,8 +74,9 @@ def run_verify(args: argparse.Namespace) -> int:
     for path in args.inputs:
         references_for(path)
     fmt = report_format(args, _FORMATS, "table")
+    # Only the BibTeX output shows an open-access link (`cite_check_oa`): only it asks Unpaywall.
     result = (
-        verify_files(args.inputs, options, args.resume)
+        verify_files(args.inputs, options, args.resume, open_access=fmt == "bibtex")
         if args.inputs
         else verify_one(single_reference(*one), options)
     )

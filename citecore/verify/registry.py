@@ -34,12 +34,14 @@ VERDICT_TTL = 30 * 24 * 3600.0
 _UNREACHABLE_NOTE = "registries unreachable: not checked"
 
 
-def verdict_key(reference: Reference) -> str:
+def verdict_key(reference: Reference, open_access: bool = False) -> str:
     """What a reference's verdict depends on, as a key: every field as written but where it
-    stands in its file, and the matching rules' version."""
+    stands in its file, the matching rules' version, and whether an open-access link was asked
+    for (a verdict with one answers a run that asks for none, not the other way round)."""
     fields = to_data(reference)
     fields.pop("location", None)  # moving an entry in its file changes nothing about it
-    return content_key(LOGIC_VERSION, json.dumps(fields, sort_keys=True))
+    asked = ("open-access",) if open_access else ()
+    return content_key(LOGIC_VERSION, json.dumps(fields, sort_keys=True), *asked)
 
 
 class RegistryVerifier:
@@ -52,8 +54,10 @@ class RegistryVerifier:
         transport: httpx.AsyncBaseTransport | None = None,
         snapshot_path: Path | None = None,
         shared_rate: SharedRate | None = None,
+        open_access: bool = False,
     ) -> None:
         self.settings = settings
+        self.open_access = open_access  # ask Unpaywall for each verified DOI's free copy
         self.shared_rate = shared_rate  # the rates of a cluster's workers, kept together
         self.cache_path = cache_path
         self.snapshot_path = snapshot_path
@@ -112,7 +116,10 @@ class RegistryVerifier:
             self.settings, self.cache, self.transport, shared_rate=self.shared_rate
         ) as client:
             results = await asyncio.gather(
-                *(_guarded(verify_reference(r, client, snapshot), r) for r in references)
+                *(
+                    _guarded(verify_reference(r, client, snapshot, self.open_access), r)
+                    for r in references
+                )
             )
             self.requests_sent += sum(client.sent.values())
             results = [_unreachable(r) if client.network_down else r for r in results]
@@ -126,7 +133,9 @@ class RegistryVerifier:
     def _cached(self, reference: Reference) -> ReferenceResult | None:
         if self.cache is None or self.settings.refresh or self._closed:
             return None
-        stored = self.cache.get("verdict", verdict_key(reference))
+        stored = self.cache.get("verdict", verdict_key(reference, self.open_access))
+        if stored is None and not self.open_access:
+            stored = self.cache.get("verdict", verdict_key(reference, open_access=True))
         if stored is None:
             return None
         try:
@@ -143,7 +152,8 @@ class RegistryVerifier:
         )
         if self.cache is not None and not outage and not self._closed:
             payload = json.dumps(to_data(result))
-            self.cache.put("verdict", verdict_key(reference), payload, ttl=VERDICT_TTL)
+            key = verdict_key(reference, self.open_access)
+            self.cache.put("verdict", key, payload, ttl=VERDICT_TTL)
 
 
 async def _guarded(verdict: Awaitable[ReferenceResult], reference: Reference) -> ReferenceResult:
@@ -208,14 +218,19 @@ def _unreachable(result: ReferenceResult) -> ReferenceResult:
 
 
 def registry_verifier(
-    options: Options, shared_rate: SharedRate | None = None
+    options: Options, shared_rate: SharedRate | None = None, open_access: bool = False
 ) -> RegistryVerifier | None:
     """The registry verifier the options ask for (None with `verify: false`): live registries,
     or only the cache with `offline`; base URLs and API keys from the environment. With
-    `shared_rate`, each registry's rate is kept together with the other workers of a cluster."""
+    `shared_rate`, each registry's rate is kept together with the other workers of a cluster;
+    with `open_access`, each verified DOI's open-access copy is asked of Unpaywall."""
     if not options.verify:
         return None
     settings = settings_for(options)
     return RegistryVerifier(
-        settings, options.cache, snapshot_path=options.snapshot, shared_rate=shared_rate
+        settings,
+        options.cache,
+        snapshot_path=options.snapshot,
+        shared_rate=shared_rate,
+        open_access=open_access,
     )

@@ -312,13 +312,17 @@ def _outage(trail: _Trail) -> ReferenceVerdict:
 
 
 async def verify_reference(
-    reference: Reference, client: RegistryClient, snapshot: Snapshot | None = None
+    reference: Reference,
+    client: RegistryClient,
+    snapshot: Snapshot | None = None,
+    open_access: bool = False,
 ) -> ReferenceResult:
-    """The verdict for one parsed reference, with an open-access copy from Unpaywall when a
-    contact email is set and no arXiv copy is known. A snapshot, when given, is asked first."""
+    """The verdict for one parsed reference. With `open_access` (a report that shows one), an
+    open-access copy from Unpaywall when a contact email is set and no arXiv copy is known: one
+    request per reference that only those reports need. A snapshot, when given, is asked first."""
     result = await _verdict(reference, client, snapshot)
     doi = result.match.doi if result.match else ""
-    if client.settings.email and doi and ReferenceFlag.OA_URL not in result.flags:
+    if open_access and client.settings.email and doi and ReferenceFlag.OA_URL not in result.flags:
         answer = await client.fetch(unpaywall.oa_request(doi))
         try:
             url = unpaywall.parse_oa_url(answer.body) if answer.status is Status.OK else ""

@@ -26,12 +26,16 @@ def reference(bib: str) -> Reference:
 
 
 def verify(
-    emulator: RegistryEmulator, ref: Reference, cache: Path | None = None, **overrides: object
+    emulator: RegistryEmulator,
+    ref: Reference,
+    cache: Path | None = None,
+    open_access: bool = False,
+    **overrides: object,
 ) -> ReferenceResult:
     values: dict[str, object] = {"policies": FAST, "backoff_base": 0.01, "max_attempts": 2}
     values.update(overrides)
     settings = ClientSettings.from_environment(emulator.environment(), **values)
-    return RegistryVerifier(settings, cache).verify([ref])[ref.key]
+    return RegistryVerifier(settings, cache, open_access=open_access).verify([ref])[ref.key]
 
 
 def no_hits(emulator: RegistryEmulator, ref: Reference) -> None:

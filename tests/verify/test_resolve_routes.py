@@ -174,7 +174,7 @@ PNAS = (
 )
 
 
-def test_an_open_access_copy_is_added_from_unpaywall_when_an_email_is_set(
+def test_an_open_access_copy_is_added_from_unpaywall_when_asked_and_an_email_is_set(
     emulator: RegistryEmulator,
 ) -> None:
     emulator.serve(
@@ -185,7 +185,7 @@ def test_an_open_access_copy_is_added_from_unpaywall_when_an_email_is_set(
         unpaywall.oa_request("10.1073/pnas.1414271111"),
         fixture("unpaywall/v2_10.1073_pnas.1414271111.json"),
     )
-    result = verify(emulator, reference(PNAS), email="writer@example.org")
+    result = verify(emulator, reference(PNAS), open_access=True, email="writer@example.org")
     assert result.verdict is ReferenceVerdict.VERIFIED
     assert ReferenceFlag.OA_URL in result.flags
     pdf = "https://www.pnas.org/content/pnas/111/45/E4832.full.pdf"
@@ -197,6 +197,12 @@ def test_an_unreadable_unpaywall_answer_costs_only_the_courtesy(
 ) -> None:
     serve_elife(emulator)
     emulator.serve(unpaywall.oa_request("10.7554/elife.01567"), Reply(200, "<html>"))
-    result = verify(emulator, reference(ELIFE), email="writer@example.org")
+    result = verify(emulator, reference(ELIFE), open_access=True, email="writer@example.org")
     assert result.verdict is ReferenceVerdict.VERIFIED
     assert ReferenceFlag.OA_URL not in result.flags
+
+
+def test_unpaywall_is_not_asked_when_no_report_shows_a_link(emulator: RegistryEmulator) -> None:
+    serve_elife(emulator)  # the strict emulator fails on a request to Unpaywall
+    result = verify(emulator, reference(ELIFE), email="writer@example.org")
+    assert result.verdict is ReferenceVerdict.VERIFIED
