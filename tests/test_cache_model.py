@@ -42,6 +42,11 @@ class CacheAgainstADict(RuleBasedStateMachine):
     def get(self, namespace: str, key: str) -> None:
         assert self.cache.get(namespace, key) == self.model.get((namespace, key))
 
+    @rule(namespace=NAMESPACES, keys=st.lists(KEYS, max_size=8))
+    def get_many(self, namespace: str, keys: list[str]) -> None:
+        expected = {k: self.model[(namespace, k)] for k in keys if (namespace, k) in self.model}
+        assert self.cache.get_many(namespace, keys) == expected
+
     @rule()
     def reopen(self) -> None:
         self.cache.close()
@@ -75,3 +80,11 @@ def test_a_file_that_is_not_a_database_is_an_empty_cache(tmp_path: Path) -> None
         cache.put("http", "k", "v")  # said once, never raised
         assert cache.get("http", "k") is None
     assert path.read_bytes().startswith(b"this is not SQLite")  # nothing of the user's destroyed
+
+
+def test_many_keys_are_read_in_chunks(tmp_path: Path) -> None:
+    with Cache(tmp_path / "cache.sqlite3") as cache:
+        for i in range(1200):
+            cache.put("verdict", f"k{i}", str(i))
+        found = cache.get_many("verdict", [f"k{i}" for i in range(0, 1300)])
+    assert len(found) == 1200 and found["k1199"] == "1199"

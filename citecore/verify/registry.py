@@ -90,10 +90,10 @@ class RegistryVerifier:
     ) -> dict[str, ReferenceResult]:
         results: dict[str, ReferenceResult] = {}
         pending = []
+        cached = self._cached(references)
         for reference in references:
-            cached = self._cached(reference)
-            if cached is not None:
-                results[reference.key] = cached
+            if reference.key in cached:
+                results[reference.key] = cached[reference.key]
             else:
                 pending.append(reference)
         if pending:
@@ -130,19 +130,24 @@ class RegistryVerifier:
             self._store(reference, result)
         return list(results)
 
-    def _cached(self, reference: Reference) -> ReferenceResult | None:
+    def _cached(self, references: Sequence[Reference]) -> dict[str, ReferenceResult]:
+        """The cached verdicts of those references that have one, by key (read in one query:
+        a rebuild reads them all)."""
         if self.cache is None or self.settings.refresh or self._closed:
-            return None
-        stored = self.cache.get("verdict", verdict_key(reference, self.open_access))
-        if stored is None and not self.open_access:
-            stored = self.cache.get("verdict", verdict_key(reference, open_access=True))
-        if stored is None:
-            return None
-        try:
-            return record_from_data(ReferenceResult, json.loads(stored))
-        except (ValueError, KeyError, TypeError) as exc:
-            logger.debug("stale verdict for %s: %s", reference.key, exc)
-            return None
+            return {}
+        keys = {r.key: verdict_key(r, self.open_access) for r in references}
+        wider = {} if self.open_access else {r.key: verdict_key(r, True) for r in references}
+        stored = self.cache.get_many("verdict", [*keys.values(), *wider.values()])
+        found = {}
+        for reference in references:
+            text = stored.get(keys[reference.key]) or stored.get(wider.get(reference.key, ""))
+            if text is None:
+                continue
+            try:
+                found[reference.key] = record_from_data(ReferenceResult, json.loads(text))
+            except (ValueError, KeyError, TypeError) as exc:
+                logger.debug("stale verdict for %s: %s", reference.key, exc)
+        return found
 
     def _store(self, reference: Reference, result: ReferenceResult) -> None:
         outage = (
