@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.bib.bibtex import parse_bibtex
 from citecore.model import Reference, Source
-from citecore.registries import arxiv, crossref, europepmc, pubmed
+from citecore.registries import arxiv, crossref, datacite, europepmc, pubmed
 from citecore.registries.settings import POLICIES, ClientSettings
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, Reply, recorded
@@ -37,6 +37,13 @@ PUBMED_SUMMARY = json.loads(
     recorded("pubmed/esummary_pubmed_27933103_retmode_json.json").read_text()
 )
 NO_HITS_EUROPEPMC = recorded("europepmc/search_no_results.json").read_text()
+DATACITE_ARXIV = json.loads(recorded("datacite/dois_10.48550_arxiv.1902.02534.json").read_text())
+
+
+ELIFE_AUTHORS = (
+    "Sankar, Martial and Nieminen, Kaisa and Ragni, Laura and Xenarios, Ioannis and "
+    "Hardtke, Christian S."
+)
 
 
 def entries(count: int) -> str:
@@ -53,9 +60,14 @@ def entries(count: int) -> str:
             extra = f"pmid = {{{30000000 + i}}}"
         else:
             extra = ""
+        # Each entry lists the authors its registry record has (the eLife paper's five; the
+        # arXiv, DataCite and PubMed records made from it keep two).
+        # An arXiv id is cited as the preprint it names, as writers and reference managers do.
+        authors = "Sankar, Martial and Ragni, Laura" if 8 <= kind < 13 else ELIFE_AUTHORS
+        venue = "" if 8 <= kind < 10 else "journal = {eLife}, "
         lines.append(
-            f"@article{{ref{i}, title = {{{title}}}, author = {{Sankar, Martial and Ragni, "
-            f"Laura}}, journal = {{eLife}}, year = {{2014}}, {extra}}}"
+            f"@article{{ref{i}, title = {{{title}}}, author = {{{authors}}}, "
+            f"{venue}year = {{2014}}, {extra}}}"
         )
     return "\n".join(lines)
 
@@ -83,6 +95,22 @@ def serve(emulator: RegistryEmulator, references: list[Reference], latency: floa
                 .replace("Tobias Windisch", "Laura Ragni")
             )
             emulator.serve(arxiv.id_request(reference.arxiv_id), Reply(200, feed, delay=latency))
+            # arXiv registers a DOI for every paper with DataCite, which is asked first.
+            data = json.loads(json.dumps(DATACITE_ARXIV))
+            attributes = data["data"]["attributes"]
+            attributes["doi"] = f"10.48550/arxiv.{reference.arxiv_id}"
+            attributes["titles"] = [{"title": reference.title}]
+            attributes["publicationYear"] = 2014
+            attributes["creators"] = [
+                {"name": "Sankar, Martial", "givenName": "Martial", "familyName": "Sankar",
+                 "nameType": "Personal"},
+                {"name": "Ragni, Laura", "givenName": "Laura", "familyName": "Ragni",
+                 "nameType": "Personal"},
+            ]  # fmt: skip
+            emulator.serve(
+                datacite.work_request(f"10.48550/arxiv.{reference.arxiv_id}"),
+                Reply(200, json.dumps(data), delay=latency),
+            )
         elif reference.pmid:
             data = json.loads(json.dumps(PUBMED_SUMMARY))
             item = data["result"].pop("27933103")
@@ -91,7 +119,10 @@ def serve(emulator: RegistryEmulator, references: list[Reference], latency: floa
                     "title": reference.title,
                     "pubdate": "2014",
                     "fulljournalname": "eLife",
-                    "authors": [{"name": "Sankar M", "authtype": "Author"}],
+                    "authors": [
+                        {"name": "Sankar M", "authtype": "Author"},
+                        {"name": "Ragni L", "authtype": "Author"},
+                    ],
                 }
             )
             data["result"] = {"uids": [reference.pmid], reference.pmid: item}
@@ -157,7 +188,8 @@ def main() -> None:
         memory_child(int(args.memory_child[0]), args.memory_child[1], args.memory_child[2])
         return
     references = list(parse_bibtex(entries(args.count), "bench.bib").references)
-    with tempfile.TemporaryDirectory() as folder, RegistryEmulator() as emulator:
+    # Requests the plan does not declare (follow-ups for a published version) find nothing.
+    with tempfile.TemporaryDirectory() as folder, RegistryEmulator(strict=False) as emulator:
         serve(emulator, references, args.latency)
         cache = Path(folder) / "cache.sqlite3"
         print(
@@ -205,16 +237,13 @@ def main() -> None:
 
 def _source_of(key: str) -> Source:
     path = json.loads(key)[0]
-    if path.startswith("/works"):
-        return Source.CROSSREF
-    if path.startswith("/api/query"):
-        return Source.ARXIV
-    if path.startswith("/entrez"):
-        return Source.PUBMED
-    if path.startswith("/europepmc"):
-        return Source.EUROPEPMC
-    if path.startswith("/dois"):
-        return Source.DATACITE
+    for prefix, source in (
+        ("/works", Source.CROSSREF), ("/api/query", Source.ARXIV), ("/entrez", Source.PUBMED),
+        ("/europepmc", Source.EUROPEPMC), ("/dois", Source.DATACITE), ("/search/publ", Source.DBLP),
+        ("/graph", Source.SEMANTICSCHOLAR), ("/v2/", Source.UNPAYWALL),
+    ):  # fmt: skip
+        if path.startswith(prefix):
+            return source
     return Source.DOI
 
 
