@@ -47,7 +47,6 @@ from citecore.model import (
 )
 from citecore.options import Options
 from citecore.pandoc.reader import read_markdown
-from citecore.pool.policy import pool_findings
 from citecore.verify import Verifier
 
 if TYPE_CHECKING:
@@ -186,14 +185,7 @@ def check_citations(
         *citation_findings(citations, bibliography, *nocite),
         *verdict_findings(verified, bibliography, citations, outage),
         *grounding_findings(citations, grounding),
-        *pool_findings(
-            citations,
-            bibliography,
-            verified,
-            options.pool,
-            options.pool_threshold,
-            options.cutoff,
-        ),
+        *_pool_findings(citations, bibliography, verified, options),
         *extra_findings,
         *option_findings(options.problems),
     ]
@@ -206,6 +198,23 @@ def check_citations(
         grounding=grounding,
         outage=outage,
         sources=_source_records(cited, bibliography, options) if options.ground else {},
+    )
+
+
+def _pool_findings(
+    citations: Sequence[Citation],
+    bibliography: Bibliography,
+    verified: Mapping[str, ReferenceResult],
+    options: Options,
+) -> list[Finding]:
+    """The literature-pool rules' findings, when a pool or a cut-off date is set (only then are
+    the pool's model and rules loaded: ~25 ms a rebuild without one never pays)."""
+    if options.pool is None and not options.cutoff:
+        return []
+    from citecore.pool.policy import pool_findings
+
+    return pool_findings(
+        citations, bibliography, verified, options.pool, options.pool_threshold, options.cutoff
     )
 
 
