@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from citecore import __version__
 from citecore.fetch.jats import NotFullTextError, jats_to_markdown
 from citecore.registries.limits import Limiter
 from citecore.registries.settings import ClientSettings, SourcePolicy
@@ -126,14 +125,13 @@ class Downloader:
         if self._http is None:
             import httpx
 
-            contact = f" (mailto:{self.settings.email})" if self.settings.email else ""
             self._http = httpx.AsyncClient(
                 transport=self._transport,
                 timeout=httpx.Timeout(self.settings.timeout, connect=5.0),
                 follow_redirects=True,
                 max_redirects=MAX_REDIRECTS,
                 headers={
-                    "User-Agent": f"citecheck/{__version__}{contact}",
+                    "User-Agent": self.settings.user_agent(),
                     "Accept": "application/pdf, application/xml;q=0.9, */*;q=0.1",
                 },
             )

@@ -41,6 +41,13 @@ def file_field_paths(value: str) -> list[str]:
     return paths
 
 
+def stored_name(key: str) -> str:
+    """The file stem a key's source is stored under in the sources folder: the key with
+    anything unsafe in a file name replaced, never hidden (`sources fetch` writes it,
+    `source_files` reads it)."""
+    return re.sub(r"[^\w.\-]", "_", key).lstrip(".") or "_"
+
+
 def source_files(
     reference: Reference, bibliography_dirs: Sequence[Path], sources_dir: Path | None
 ) -> list[Path]:
@@ -54,7 +61,7 @@ def source_files(
             candidates = [given] if given.is_absolute() else [d / given for d in bibliography_dirs]
             found.extend(c for c in candidates if c.is_file())
     if sources_dir is not None:
-        safe = re.sub(r"[^\w.\-]", "_", reference.key)
+        safe = stored_name(reference.key)
         found.extend(
             sources_dir / f"{stem}{suffix}"
             for stem in dict.fromkeys((reference.key, safe))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import hashlib
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,7 +20,7 @@ from rapidfuzz import fuzz
 
 from citecore.cache import Cache
 from citecore.fetch.download import Downloader, Fetched, Refused, check_pdf, opening_text
-from citecore.fetch.local import source_files
+from citecore.fetch.local import source_files, stored_name
 from citecore.fetch.locate import WorkIds, open_access_copies
 from citecore.fetch.manifest import Manifest, read_manifest, write_manifest
 from citecore.fetch.records import FetchOutcome, MissingSource, Origin, StoredSource
@@ -37,12 +36,6 @@ if TYPE_CHECKING:
 
 LOOK_AGAIN_AFTER = dt.timedelta(days=1)
 _AT_ONCE = 8  # references looked for at the same time (each host keeps its own limit)
-
-
-def stored_name(key: str) -> str:
-    """The file stem a key is stored under: the key with anything unsafe in a file name
-    replaced (`source_files` looks for both the key and this)."""
-    return re.sub(r"[^\w.\-]", "_", key).lstrip(".") or "_"
 
 
 def carries_title(text: str, title: str) -> bool:

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
-from citecore import __version__
 from citecore.cache import Cache, content_key
 from citecore.model import Source
 from citecore.registries.limits import Limiter
@@ -190,14 +189,13 @@ class RegistryClient:
             import httpx  # ~110 ms to import: a rebuild answered from the cache never connects
 
             _redact_library_logs(self.settings.api_keys.values())
-            contact = f" (mailto:{self.settings.email})" if self.settings.email else ""
             self._http = httpx.AsyncClient(
                 transport=self._transport,
                 timeout=httpx.Timeout(
                     self.settings.timeout, connect=min(_CONNECT_TIMEOUT, self.settings.timeout)
                 ),
                 follow_redirects=True,
-                headers={"User-Agent": f"citecheck/{__version__}{contact}"},
+                headers={"User-Agent": self.settings.user_agent()},
             )
         return self._http
 

@@ -99,6 +99,13 @@ class ClientSettings:
     policies: Mapping[Source, SourcePolicy] = field(default_factory=lambda: dict(POLICIES))
     api_keys: Mapping[str, str] = field(default_factory=dict)
 
+    def user_agent(self) -> str:
+        """How citecheck names itself to every host: its version and the contact address."""
+        from citecore import __version__
+
+        contact = f" (mailto:{self.email})" if self.email else ""
+        return f"citecheck/{__version__}{contact}"
+
     @classmethod
     def from_environment(
         cls, environ: Mapping[str, str] | None = None, /, **overrides: object

@@ -146,6 +146,10 @@ def test_keys_that_are_no_file_names_are_stored_safely(
     (stored,) = outcome.stored
     assert stored.file == "_.._evil_key.pdf" and (tmp_path / "sources" / stored.file).is_file()
     assert not (tmp_path / "evil:key.pdf").exists()
+    # The name it was stored under is the name it is found by: the next run asks nothing.
+    before = emulator.requests()
+    again = fetch_sources([reference("../../evil:key", arxiv_id="2401.00002")], plan)
+    assert again.present == ("../../evil:key",) and emulator.requests() == before
 
 
 def test_a_file_of_another_work_is_refused(emulator: RegistryEmulator, tmp_path: Path) -> None:
