@@ -179,7 +179,8 @@ def check_citations(
     outage = verifier.outage if verifier is not None else None
     if options.fetch_sources:
         fetch(cited, bibliography, verified, options, folder)
-    grounding = ground(citations, bibliography, options, folder)
+    records = _source_records(cited, bibliography, options) if options.ground else {}
+    grounding = ground(citations, bibliography, options, folder, records)
     findings: list[Finding] = [
         *reference_findings(bibliography, options.today),
         *citation_findings(citations, bibliography, *nocite),
@@ -197,7 +198,7 @@ def check_citations(
         findings=tuple(sorted(findings, key=_sort_key)),
         grounding=grounding,
         outage=outage,
-        sources=_source_records(cited, bibliography, options) if options.ground else {},
+        sources=records,
     )
 
 
@@ -260,10 +261,15 @@ def _source_records(
 
 
 def ground(
-    citations: Sequence[Citation], bibliography: Bibliography, options: Options, folder: Path
+    citations: Sequence[Citation],
+    bibliography: Bibliography,
+    options: Options,
+    folder: Path,
+    records: Mapping[str, SourceRecord] | None = None,
 ) -> dict[int, CitationResult]:
     """Grounding verdicts when the options ask for them (`ground: true`), else none; `folder`
-    is the document's (where a judge keeps its state)."""
+    is the document's (where a judge keeps its state); `records` the cited keys' source files,
+    when found already."""
     if not options.ground:
         return {}
     # The judges and PDF readers take ~70 ms to import (python -X importtime): only runs that
@@ -275,7 +281,9 @@ def ground(
     try:
         with Cache(options.cache) as cache:
             plan = GroundingPlan(options.sequential, options.limit, options.dry_run)
-            return ground_citations(citations, bibliography, judge, options.sources, cache, plan)
+            return ground_citations(
+                citations, bibliography, judge, options.sources, cache, plan, records
+            )
     finally:
         judge.close()
 

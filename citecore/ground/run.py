@@ -11,7 +11,7 @@ import json
 import logging
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -23,7 +23,13 @@ from citecore.ground.evidence import EvidenceIndex, RankedPassage, passages
 from citecore.ground.judges import Judge, JudgeVerdict
 from citecore.ground.judges.prompt import PROMPT_VERSION, user_message
 from citecore.ground.text import SourceText, read_source
-from citecore.model import Bibliography, Citation, CitationResult, GroundingStatus
+from citecore.model import (
+    Bibliography,
+    Citation,
+    CitationResult,
+    GroundingStatus,
+    SourceRecord,
+)
 from citecore.serialize import record_from_data, to_data
 
 logger = logging.getLogger(__name__)
@@ -90,18 +96,21 @@ def ground_citations(
     sources_dir: Path | None = None,
     cache: Cache | None = None,
     plan: GroundingPlan | None = None,
+    records: Mapping[str, SourceRecord] | None = None,
 ) -> dict[int, CitationResult]:
     """A grounding verdict for every citation, by its index in `citations`. Cached judgments
     are reused; the rest are asked in one batch when the judge can (`judge_many`), else one by
-    one. With a `limit` only that many are asked; a dry run prints the questions and asks none."""
+    one. With a `limit` only that many are asked; a dry run prints the questions and asks none.
+    `records` are the cited keys' source files when the caller has found them already."""
     plan = plan or GroundingPlan()
     bibliography_dirs = [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
     cited = dict.fromkeys(k for c in citations for k in (c.key, *c.cited_with))
-    records = source_records(
-        [bibliography.references[k] for k in cited if k in bibliography.references],
-        bibliography_dirs,
-        sources_dir,
-    )
+    if records is None:
+        records = source_records(
+            [bibliography.references[k] for k in cited if k in bibliography.references],
+            bibliography_dirs,
+            sources_dir,
+        )
     state = _Sources(cache)
     results: dict[int, CitationResult] = {}
     questions: list[Question] = []
