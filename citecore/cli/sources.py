@@ -120,6 +120,8 @@ def run_fetch(args: argparse.Namespace) -> int:
             print(f"           tried {one_line(tried)}")
     for key in undefined:
         print(f"missing  {key}: cited, but in no bibliography")
+    for entry in bibliography.unparsed:  # the rest is still fetched for
+        print(f"citecheck: {entry.location}: not read: {one_line(entry.reason)}", file=sys.stderr)
     have = len(outcome.present) + len(outcome.stored)
     print(
         f"citecheck: {have}/{len(references) + len(undefined)} cited keys have a source "
@@ -127,4 +129,4 @@ def run_fetch(args: argparse.Namespace) -> int:
         + (f", listed in {manifest_path(target)}" if outcome.stored else ""),
         file=sys.stderr,
     )
-    return 1 if outcome.missing or undefined else 0
+    return 1 if outcome.missing or undefined or bibliography.unparsed else 0

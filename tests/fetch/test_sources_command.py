@@ -103,3 +103,14 @@ def test_fetch_sources_inside_a_check(
     # Verification found Random Feature Attention's own DOI: its copy is fetched by that.
     assert origins["peng2021rfa"] == "arxiv"
     assert origins["he2016deep"] == "openalex" and origins["holt2023citation"] == ""
+
+
+def test_an_entry_that_cannot_be_read_is_said_with_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@article{ok, title = {Fine}}\n@article{broken, title = {Never closed\n")
+    status = main(["sources", "fetch", str(bib), "--no-zotero", "--offline"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert f"{bib}:2: not read:" in err and "0/1 cited keys have a source" in err
