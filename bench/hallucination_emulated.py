@@ -38,9 +38,9 @@ from citecore.model import (
     Severity,
     Source,
 )
-from citecore.registries.settings import ClientSettings, SourcePolicy
+from citecore.registries.settings import POLICIES, ClientSettings, SourcePolicy
 from citecore.verify.registry import RegistryVerifier
-from tests.emulator import RegistryEmulator
+from tests.emulator import RegistryEmulator, floor_seconds
 from tests.hallmark import as_bibtex, dev_entries
 from tests.paths import CORPUS
 from tests.world import World
@@ -115,8 +115,14 @@ def _name(entry: Labelled) -> str:
     return f"hallmark:{entry.key}" if entry.corpus == "hallmark" else entry.corpus
 
 
-def run(entries: list[Labelled], emulator: RegistryEmulator, keys: dict[str, str]) -> list[Outcome]:
-    """Local checks and registry verification of every entry, through the emulator."""
+def run(
+    entries: list[Labelled],
+    emulator: RegistryEmulator,
+    keys: dict[str, str],
+    policies: dict[Source, SourcePolicy] = LOOPBACK,
+) -> list[Outcome]:
+    """Local checks and registry verification of every entry, through the emulator, keeping
+    `policies` (rate limits and concurrency per source)."""
     bibliographies: dict[str, Bibliography] = {}
     for entry in entries:
         if _name(entry) not in bibliographies:
@@ -128,7 +134,7 @@ def run(entries: list[Labelled], emulator: RegistryEmulator, keys: dict[str, str
         batch = "hallmark" if name.startswith("hallmark:") else name
         batches.setdefault(batch, []).extend((name, r) for r in bibliography.references.values())
     environment = emulator.environment() | keys
-    settings = ClientSettings.from_environment(environment, policies=LOOPBACK, max_attempts=2)
+    settings = ClientSettings.from_environment(environment, policies=policies, max_attempts=2)
     results: dict[tuple[str, str], ReferenceResult] = {}
     with tempfile.TemporaryDirectory() as folder:
         verifier = RegistryVerifier(settings, Path(folder) / "cache.sqlite")
@@ -257,6 +263,10 @@ def _source_of(route: str) -> str:
     return path
 
 
+# The emulator log's source names (`_source_of`) as the sources whose limits apply.
+_SOURCES = {source.value: source for source in Source} | {"doi.org": Source.DOI}
+
+
 def write_verdicts(path: Path, outcomes: list[Outcome]) -> None:
     """Every entry's verdict, flags and mismatched fields, one JSON line each, in order."""
     with path.open("w", encoding="utf-8") as out:
@@ -271,6 +281,34 @@ def write_verdicts(path: Path, outcomes: list[Outcome]) -> None:
             out.write(json.dumps(line) + "\n")
 
 
+def published_limits(
+    entries: list[Labelled], title: str, latency: float, keys: dict[str, str]
+) -> None:
+    """`entries` verified as a writer verifies a bibliography: a cold cache, the registries'
+    published limits and `latency` on every answer. Prints wall time, requests per reference
+    by source, and the least time those requests could take within the limits."""
+    with RegistryEmulator(strict=True, world=World.load(), latency=latency) as emulator:
+        started = time.perf_counter()
+        outcomes = run(entries, emulator, keys, policies=dict(POLICIES))
+        seconds = time.perf_counter() - started
+        assert not emulator.unexpected, emulator.unexpected[:5]
+        by_source = Counter(_source_of(key) for _, key in emulator.log)
+    plan = Counter({_SOURCES[name]: n for name, n in by_source.items() if name in _SOURCES})
+    print(
+        f"{title}, published limits, {latency * 1000:.0f} ms latency, cold cache, "
+        f"{'OpenAlex and S2 keys' if keys else 'no keys'}: "
+        f"{len(outcomes)} references, {seconds:.1f} s (the floor of these requests within the "
+        f"limits: {floor_seconds(plan, latency):.1f} s)"
+    )
+    per_reference = ", ".join(
+        f"{name} {n / len(outcomes):.2f}" for name, n in by_source.most_common()
+    )
+    print(f"  requests per reference: {emulator.requests() / len(outcomes):.2f} ({per_reference})")
+    for label in sorted({o.entry.label for o in outcomes}):
+        verdicts = Counter(o.verdict for o in outcomes if o.entry.label == label)
+        print(f"  {label}: {dict(verdicts.most_common())}")
+
+
 def main() -> None:
     """Run both configurations and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -282,8 +320,21 @@ def main() -> None:
         help="write every entry's verdict and mismatched fields here (JSON lines): two runs "
         "compared with diff show whether a change moved any verdict",
     )
+    parser.add_argument(
+        "--published-limits",
+        action="store_true",
+        help="only samples of HALLMARK, timed within the published limits (cold cache)",
+    )
+    parser.add_argument("--latency", type=float, default=0.08, help="with --published-limits")
     args = parser.parse_args()
     logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
+    if args.published_limits:
+        every = hallmark()
+        valid = [e for e in every if e.label == "VALID"]
+        for keys in ({}, {"OPENALEX_API_KEY": "bench", "S2_API_KEY": "bench"}):
+            published_limits(every[::16], "every 16th HALLMARK entry", args.latency, keys)
+            published_limits(valid[::8], "every 8th VALID HALLMARK entry", args.latency, keys)
+        return
     entries = hallmark() + fixtures()
     world = World.load()
     configurations = [

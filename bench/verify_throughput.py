@@ -29,7 +29,7 @@ from citecore.model import Reference, Source
 from citecore.registries import arxiv, crossref, datacite, europepmc, pubmed
 from citecore.registries.settings import POLICIES, ClientSettings
 from citecore.verify.registry import RegistryVerifier
-from tests.emulator import RegistryEmulator, Reply, recorded
+from tests.emulator import RegistryEmulator, Reply, floor_seconds, recorded
 
 CROSSREF_WORK = json.loads(recorded("crossref/works_10.7554_elife.01567.json").read_text())
 ARXIV_FEED = recorded("arxiv/query_id_list_1605.08386.xml").read_text()
@@ -142,17 +142,6 @@ def serve(emulator: RegistryEmulator, references: list[Reference], latency: floa
                 europepmc.search_request(reference.title),
                 Reply(200, NO_HITS_EUROPEPMC, delay=latency),
             )
-
-
-def floor_seconds(plan: Counter[Source], latency: float) -> float:
-    """The least time the request plan can take within the published limits."""
-    slowest = 0.0
-    for source, count in plan.items():
-        policy = POLICIES[source]
-        by_rate = (count - 1) / policy.requests_per_second
-        by_concurrency = count * latency / policy.concurrency
-        slowest = max(slowest, max(by_rate, by_concurrency) + latency)
-    return slowest
 
 
 def run(references: list[Reference], emulator: RegistryEmulator, cache: Path) -> tuple[float, int]:

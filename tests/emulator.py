@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from citecore.model import Source
 from citecore.registries.request import RegistryRequest
-from citecore.registries.settings import base_url_variable
+from citecore.registries.settings import POLICIES, base_url_variable
 from tests.paths import FIXTURES
 from tests.world import World
 
@@ -89,10 +89,24 @@ def fixture(name: str) -> Reply:
 def dblp_no_hits() -> Reply:
     """A DBLP search with no hits: the recorded 2019 envelope with its hits taken out (no empty
     DBLP answer was recorded; this is the documented shape of one)."""
+    return _dblp_envelope([])
+
+
+def dblp_hits(name: str) -> Reply:
+    """A DBLP search answering the recorded hits in `name` (a `search_publ_hits_only_*` file:
+    the hits of a real answer, recorded without their envelope) inside the recorded envelope."""
+    return _dblp_envelope(json.loads((FIXTURES / name).read_text()))
+
+
+def _dblp_envelope(hits: list[object]) -> Reply:
     envelope = json.loads(
         (FIXTURES / "dblp/search_publ_q_test_star_full_envelope_2019.json").read_text()
     )
-    envelope["result"]["hits"] = {"@total": "0", "@computed": "0", "@sent": "0", "@first": "0"}
+    count = str(len(hits))
+    envelope["result"]["hits"] = {"@total": count, "@computed": count, "@sent": count}
+    envelope["result"]["hits"]["@first"] = "0"
+    if hits:
+        envelope["result"]["hits"]["hit"] = hits
     return Reply(200, json.dumps(envelope), {"Content-Type": "application/json"})
 
 
@@ -119,8 +133,10 @@ class RegistryEmulator:
         strict: bool = True,
         world: World | None = None,
         faults: Callable[[str], Fault | None] | None = None,
+        latency: float = 0.0,
     ) -> None:
         self.strict = strict
+        self.latency = latency  # seconds every answer without its own delay waits (benches)
         self.world = world
         self.faults = faults  # asked for each request's route key: inject this fault, or not
         self.injected: Counter[Fault] = Counter()
@@ -160,8 +176,8 @@ class RegistryEmulator:
                     reply = Reply(500, f"no route for {key}")
                 else:
                     reply = route.next_reply()
-                if reply.delay:
-                    time.sleep(reply.delay)
+                if reply.delay or emulator.latency:
+                    time.sleep(reply.delay or emulator.latency)
                 data = reply.raw or reply.body.encode("utf-8")
                 self.send_response(reply.status)
                 for name, value in reply.headers.items():
@@ -238,6 +254,18 @@ class RegistryEmulator:
     def __exit__(self, *exc_info: object) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+def floor_seconds(plan: Counter[Source], latency: float) -> float:
+    """The least time a plan (requests per source), each answered after `latency`, can take
+    within the published limits: what a benchmark's wall time is measured against."""
+    slowest = 0.0
+    for source, count in plan.items():
+        policy = POLICIES[source]
+        by_rate = (count - 1) / policy.requests_per_second
+        by_concurrency = count * latency / policy.concurrency
+        slowest = max(slowest, max(by_rate, by_concurrency) + latency)
+    return slowest
 
 
 def recorded(path: str) -> Path:

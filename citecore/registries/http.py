@@ -175,6 +175,9 @@ class RegistryClient:
         self._opened: set[Source] = set()  # sources whose circuit opened on connections
         self._answered: set[Source] = set()  # sources that sent any HTTP reply this run
         self._lost: Counter[Source] = Counter()  # requests in a row lost after their retries
+        # Requests on their way, by cache key: references verified side by side often ask the
+        # same thing at once (one title cited twice, a venue's search), and one answer serves all.
+        self._in_flight: dict[str, asyncio.Task[RegistryResponse]] = {}
         self.network_down = False
 
     async def __aenter__(self) -> RegistryClient:
@@ -246,6 +249,17 @@ class RegistryClient:
             return RegistryResponse(request, Status.FAILED, failure=Failure.OFFLINE)
         if request.source in self._unreachable:
             return RegistryResponse(request, Status.FAILED, failure=Failure.NETWORK)
+        sending = self._in_flight.get(key)
+        if sending is None:
+            sending = asyncio.ensure_future(self._send_and_keep(request, key))
+            self._in_flight[key] = sending
+            sending.add_done_callback(lambda _: self._in_flight.pop(key, None))
+        # Shielded: a caller that gives up does not cancel the answer others are waiting for.
+        return await asyncio.shield(sending)
+
+    async def _send_and_keep(self, request: RegistryRequest, key: str) -> RegistryResponse:
+        """Send `request` (with retries), note a source that keeps losing requests, and cache
+        an answer."""
         response = await self._send_with_retries(request)
         if response.failure is Failure.NETWORK:
             # A source whose requests keep failing on the network after their retries (it

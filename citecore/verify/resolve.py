@@ -50,6 +50,7 @@ from citecore.verify.compare import (
     not_on_record,
     same_person,
 )
+from citecore.verify.venues import without_crossref_doi
 
 _FLAGGED_UPDATES = {Update.RETRACTION, Update.WITHDRAWAL, Update.EXPRESSION_OF_CONCERN}
 
@@ -255,14 +256,22 @@ async def _search(
 ) -> list[WorkRecord]:
     """Title search in order (Crossref, Europe PMC, then OpenAlex and Semantic Scholar when
     their keys are set, then DBLP, and arXiv last), stopping at the first source with an exact
-    title match. DBLP is optional: its failure never blocks a verdict found elsewhere, but
+    title match. Crossref is not asked for a paper of proceedings that gave no Crossref DOIs
+    (NeurIPS, ICLR: it cannot hold them). A conference paper is looked for in Europe PMC, an
+    index of life-science journals and preprints, only after DBLP, the index of computing
+    conferences. DBLP is optional: its failure never blocks a verdict found elsewhere, but
     leaves `not_found` unsaid. arXiv comes last because it allows one request every three
     seconds: DBLP and OpenAlex hold its papers too, so it is asked only for what they miss."""
     first_author = reference.authors[0].family if reference.authors else ""
-    searches: list[tuple[RegistryRequest, Callable[[str], list[WorkRecord]]]] = [
-        (crossref.search_request(reference.title, first_author), crossref.parse_search),
-        (europepmc.search_request(reference.title), europepmc.parse_search),
-    ]
+    searches: list[tuple[RegistryRequest, Callable[[str], list[WorkRecord]]]] = []
+    if not without_crossref_doi(reference.venue, reference.year):
+        searches.append(
+            (crossref.search_request(reference.title, first_author), crossref.parse_search)
+        )
+    life_sciences = (europepmc.search_request(reference.title), europepmc.parse_search)
+    conference_paper = reference.entry_type.lower() in _CONFERENCE_TYPES
+    if not conference_paper:
+        searches.append(life_sciences)
     if use_openalex:
         searches.append((openalex.search_request(reference.title), openalex.parse_search))
     if use_semantic_scholar:
@@ -270,6 +279,8 @@ async def _search(
             (semantic_scholar.match_request(reference.title), semantic_scholar.parse_match)
         )
     searches.append((dblp.search_request(reference.title), dblp.parse_search))
+    if conference_paper:
+        searches.append(life_sciences)
     searches.append((arxiv.search_request(reference.title), arxiv.parse_feed))
     found: list[WorkRecord] = []
     for request, parse in searches:
@@ -290,6 +301,10 @@ async def _search(
         if any(compare_titles(reference.title, r.title).same for r in records):
             break
     return found
+
+
+# Entry types of a paper in conference proceedings: BibTeX's and CSL's.
+_CONFERENCE_TYPES = frozenset({"inproceedings", "conference", "paper-conference"})
 
 
 def _flags(records: list[WorkRecord], trail: _Trail) -> frozenset[ReferenceFlag]:

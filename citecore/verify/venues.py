@@ -39,15 +39,28 @@ class Conference:
     acronyms: tuple[str, ...]
     names: tuple[str, ...]  # regular expressions over folded venue text
     first_year: int
+    # The years whose proceedings gave each paper a Crossref DOI; None: every year (or not known).
+    crossref_years: tuple[range, ...] | None = None
 
 
 # Acronyms (current and former) and the words that name a conference in proceedings titles.
 # Patterns run over folded text (lower case, no punctuation); more specific conferences come first
 # where one name contains another (PAKDD before KDD, SDM before ICDM).
 CONFERENCES: tuple[Conference, ...] = (
-    Conference("neurips", ("neurips", "nips"), (r"neural information processing systems",), 1987),
-    Conference("icml", ("icml",), (r"international conference on machine learning(?! and)",), 1980),
-    Conference("iclr", ("iclr",), (r"international conference on learning representations",), 2013),
+    # NeurIPS and ICLR papers never had DOIs; ICML's had them only while ACM published it.
+    Conference(
+        "neurips", ("neurips", "nips"), (r"neural information processing systems",), 1987, ()
+    ),
+    Conference(
+        "icml",
+        ("icml",),
+        (r"international conference on machine learning(?! and)",),
+        1980,
+        (range(2004, 2010),),
+    ),
+    Conference(
+        "iclr", ("iclr",), (r"international conference on learning representations",), 2013, ()
+    ),
     Conference("iccv", ("iccv",), (r"international conference on computer vision",), 1987),
     Conference("eccv", ("eccv",), (r"european conference on computer vision",), 1990),
     Conference("wacv", ("wacv",), (r"winter conference on applications of computer vision",), 1992),
@@ -179,7 +192,7 @@ CONFERENCES: tuple[Conference, ...] = (
     Conference("icde", ("icde",), (r"international conference on data engineering",), 1984),
     Conference("ccs", ("ccs",), (r"computer and communications security",), 1993),
     Conference("sp", ("s&p", "sp", "oakland"), (r"symposium on security and privacy",), 1980),
-    Conference("usenixsec", ("usenix security",), (r"usenix security symposium",), 1990),
+    Conference("usenixsec", ("usenix security",), (r"usenix security symposium",), 1990, ()),
     Conference("ndss", ("ndss",), (r"network and distributed system security",), 1993),
 )
 _BY_ACRONYM = {acronym: c for c in CONFERENCES for acronym in c.acronyms}
@@ -252,6 +265,16 @@ def identify(venue: str) -> Venue:
             if named is not None and _written_as_acronym(candidate, unbroken):
                 return Venue(named, track, year)
     return Venue(None, track, year)
+
+
+def without_crossref_doi(venue: str, year: int | None) -> bool:
+    """True only when `venue` is a table conference whose proceedings of `year` gave their
+    papers no Crossref DOI (NeurIPS, ICLR, USENIX Security; ICML outside ACM's years), so that
+    Crossref cannot hold the paper. An unknown venue or year is never assumed to lack one."""
+    conference = identify(venue).conference if venue else None
+    if conference is None or conference.crossref_years is None or year is None:
+        return False
+    return not any(year in years for years in conference.crossref_years)
 
 
 def _written_as_acronym(candidate: str, venue: str) -> bool:

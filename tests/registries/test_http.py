@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import time
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -62,6 +63,23 @@ def test_found_then_answered_from_the_cache(emulator: RegistryEmulator, tmp_path
     assert second.status is Status.OK and second.from_cache
     assert second.body == first.body
     assert emulator.requests() == 1
+
+
+def test_one_request_asked_twice_at_once_is_sent_once(emulator: RegistryEmulator) -> None:
+    # Two references citing one title ask the same search side by side; without a cache to
+    # meet in, they still share one answer. Asked again after it came, without a cache, it is
+    # sent again: only requests on their way are shared.
+    emulator.serve(WORK, replace(fixture("crossref/works_10.7554_elife.01567.json"), delay=0.2))
+
+    async def run() -> list[RegistryResponse]:
+        async with RegistryClient(settings(emulator), None) as client:
+            together = await asyncio.gather(*(client.fetch(WORK) for _ in range(3)))
+            return [*together, await client.fetch(WORK)]
+
+    answers = asyncio.run(run())
+    assert [a.status for a in answers] == [Status.OK] * 4
+    assert len({a.body for a in answers}) == 1
+    assert emulator.requests() == 2
 
 
 def test_absent_is_an_answer_and_cached(emulator: RegistryEmulator, tmp_path: Path) -> None:

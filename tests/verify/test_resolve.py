@@ -13,7 +13,7 @@ from citecore.model import Reference, ReferenceFlag, ReferenceResult, ReferenceV
 from citecore.registries import arxiv, crossref, datacite, dblp, doi_org, europepmc
 from citecore.registries.settings import ClientSettings, SourcePolicy
 from citecore.verify.registry import RegistryVerifier
-from tests.emulator import RegistryEmulator, Reply, dblp_no_hits, fixture, recorded
+from tests.emulator import RegistryEmulator, Reply, dblp_hits, dblp_no_hits, fixture, recorded
 
 FAST = {source: SourcePolicy(50.0, 4) for source in Source}
 NO_HITS_CROSSREF = "crossref/works_search_query.title_no_results.json"
@@ -157,6 +157,40 @@ def test_title_search_verifies_without_identifiers(emulator: RegistryEmulator) -
     assert result.verdict is ReferenceVerdict.VERIFIED
     assert result.match is not None and result.match.doi == "10.18653/v1/n18-2074"
     assert result.mismatches == ()  # "NAACL" is the record's North American Chapter of the ACL
+
+
+def test_a_neurips_paper_is_looked_for_where_it_can_be(emulator: RegistryEmulator) -> None:
+    # NeurIPS papers have no DOIs, so Crossref cannot hold one; DBLP, the index of computing
+    # conferences, is asked before Europe PMC's life sciences. The strict emulator refuses
+    # any request not declared here.
+    ref = reference(
+        "@inproceedings{christiano2017, title = {Deep Reinforcement Learning from Human "
+        "Preferences}, author = {Christiano, Paul F. and Leike, Jan and Brown, Tom B. and "
+        "Martic, Miljan and Legg, Shane and Amodei, Dario}, booktitle = {Advances in Neural "
+        "Information Processing Systems}, year = {2017}}"
+    )
+    emulator.serve(
+        dblp.search_request(ref.title),
+        dblp_hits(
+            "dblp/search_publ_hits_only_deep_reinforcement_learning_from_human_preferences.json"
+        ),
+    )
+    result = verify(emulator, ref)
+    assert result.verdict is ReferenceVerdict.VERIFIED
+    assert result.sources == ("dblp",)
+
+
+def test_a_conference_paper_nobody_holds_is_searched_everywhere_else(
+    emulator: RegistryEmulator,
+) -> None:
+    ref = reference(
+        "@inproceedings{k, title = {A Workshop Talk Nobody Indexed}, author = {Doe, Jane}, "
+        "booktitle = {Proceedings of a Small Workshop}, year = 2019}"
+    )
+    no_hits(emulator, ref)
+    result = verify(emulator, ref)
+    assert result.verdict is ReferenceVerdict.NOT_FOUND
+    assert result.sources == ("crossref", "dblp", "europepmc", "arxiv")
 
 
 def test_not_found_only_when_every_source_answered(emulator: RegistryEmulator) -> None:

@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citecore.verify.venues import CONFERENCES, Agreement, Conference, compare_venues, identify
+from citecore.verify.venues import (
+    CONFERENCES,
+    Agreement,
+    Conference,
+    compare_venues,
+    identify,
+    without_crossref_doi,
+)
 
 ORDINALS = {1: "st", 2: "nd", 3: "rd"}
 
@@ -66,3 +74,21 @@ def test_every_written_form_names_its_conference(
 def test_workshops_and_findings_are_not_the_main_track(conference: Conference, prefix: str) -> None:
     venue = f"{prefix} {conference.acronyms[0].upper()} 2022"
     assert compare_venues(conference.acronyms[0].upper(), [venue]).agreement is Agreement.DIFFERENT
+
+
+@pytest.mark.parametrize(
+    ("venue", "year", "without"),
+    [
+        ("Advances in Neural Information Processing Systems", 2017, True),
+        ("NeurIPS", 2023, True),
+        ("ICLR", 2021, True),
+        ("International Conference on Machine Learning", 2019, True),
+        ("ICML", 2007, False),  # ACM published ICML 2004-2009, with DOIs
+        ("ICML", None, False),  # no year: Crossref may hold it
+        ("CVPR", 2016, False),  # IEEE gives CVPR papers DOIs
+        ("Nature", 2020, False),
+        ("", 2020, False),
+    ],
+)
+def test_proceedings_without_crossref_dois(venue: str, year: int | None, without: bool) -> None:
+    assert without_crossref_doi(venue, year) is without
