@@ -4,12 +4,16 @@ nothing replayed once anything the run read has changed."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from citecore.cache import Cache
+from citecore.pandoc.reader import pandoc_path
 from citecore.pandoc.replay import (
     NAMESPACE,
     RecordedRun,
@@ -89,3 +93,45 @@ def test_dependencies_are_absolute_and_absent_files_count(tmp_path: Path) -> Non
     found = dependencies_of([str(present), str(tmp_path / "missing.toml")])
     assert found[str(present.resolve())] is not None
     assert found[str((tmp_path / "missing.toml").resolve())] is None
+
+
+# Runs the filter process on the AST given on stdin and says, on its last stderr line, which
+# of the pipeline's heavy libraries it loaded.
+_FILTER_AND_MODULES = """
+import json, sys
+from citecore.pandoc.process import run_stdio
+status = run_stdio("html")
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in {"panflute", "httpx", "bibtexparser"})
+print(json.dumps(heavy), file=sys.stderr)
+"""
+
+
+def test_a_replayed_rebuild_loads_neither_panflute_nor_httpx(tmp_path: Path) -> None:
+    # The promise behind a rebuild that costs no more than pandoc's own no-op filter: the
+    # replay path reads the cache and the files' digests, and nothing of the pipeline.
+    paper = tmp_path / "paper.md"
+    paper.write_text("---\nbibliography: refs.bib\n---\n\nA claim [@a].\n")
+    (tmp_path / "refs.bib").write_text("@article{a, title = {A Study}, author = {Doe, Jane}}\n")
+    ast = subprocess.run(
+        [pandoc_path(), str(paper), "-t", "json"], check=True, capture_output=True
+    ).stdout
+    environ = {
+        **os.environ,
+        "CITECHECK_CACHE": str(tmp_path / "cache.sqlite3"),
+        "CITECHECK_OFFLINE": "1",
+        "CITECHECK_SOURCE": str(paper),
+    }
+    loaded = []
+    for _ in range(2):
+        run = subprocess.run(
+            [sys.executable, "-c", _FILTER_AND_MODULES],
+            input=ast,
+            capture_output=True,
+            env=environ,
+            cwd=tmp_path,
+            check=True,
+        )
+        loaded.append(json.loads(run.stderr.decode().strip().splitlines()[-1]))
+        assert json.loads(run.stdout)["blocks"]
+    assert "panflute" in loaded[0]  # the first run checks the document
+    assert loaded[1] == []  # the second one replays it

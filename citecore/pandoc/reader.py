@@ -7,11 +7,13 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-
-import panflute as pf
+from typing import TYPE_CHECKING
 
 from citecore.errors import DocumentParseError, PandocNotFoundError
 from citecore.extract.knitr import as_knitr_reads, is_knitr_source
+
+if TYPE_CHECKING:
+    import panflute as pf
 
 # Extensions pandoc cannot guess but that are Markdown to it (Quarto, R Markdown).
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".qmd", ".rmd", ".txt", ".mdown", ".mkd", ".pandoc"}
@@ -57,4 +59,7 @@ def read_markdown(path: Path, extra_args: tuple[str, ...] = ()) -> pf.Doc:
     if completed.returncode != 0:
         message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
         raise DocumentParseError(f"{path}: pandoc could not read it: {' '.join(message[-3:])}")
-    return pf.load(io.StringIO(completed.stdout.decode("utf-8")))
+    import panflute  # here, not above: the filter's replay path imports this module for its
+    # suffixes and must not pay for panflute (~40 ms)
+
+    return panflute.load(io.StringIO(completed.stdout.decode("utf-8")))
