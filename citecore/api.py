@@ -19,7 +19,6 @@ import panflute as pf
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.cache import Cache
 from citecore.errors import BibliographyNotFoundError
-from citecore.extract.aux import aux_keys, bcf_keys
 from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations, nocite_keys
@@ -446,6 +445,9 @@ def latex_record_findings(main: Path, extracted: set[str]) -> list[Finding]:
     """Differences between the keys read from the source and those LaTeX recorded in the
     `.aux` (BibTeX) or `.bcf` (biber) beside the main file. A key only LaTeX saw is a citation
     citecheck's reader missed, reported as a citecheck bug rather than hidden."""
+    from citecore.extract.aux import aux_keys, bcf_keys  # LaTeX's files: a Markdown build
+    # never reads them and does not pay for the XML reader
+
     recorded: set[str] = set()
     for path, reader in (
         (main.with_suffix(".aux"), aux_keys),

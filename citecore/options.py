@@ -9,10 +9,8 @@ are validated once, here, so a bad value is one clear error wherever it came fro
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import os
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -122,6 +120,8 @@ def _canonical(name: str) -> str:
 
 def _known(value: Any, names: Iterable[str]) -> str:
     """What to say after an unknown name: the likely one meant, else every name known."""
+    import difflib  # only when a value is wrong: every build reads options, few misspell one
+
     names = list(names)
     close = difflib.get_close_matches(str(value).strip().lower(), names, n=1)
     return f"did you mean {close[0]!r}?" if close else f"known: {', '.join(names)}"
@@ -258,6 +258,8 @@ def project_layer(folder: Path) -> dict[str, Any]:
     path = folder / PROJECT_FILE
     if not path.is_file():
         return {}
+    import tomllib  # only for projects with the file
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as exc:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citecore.bib.bibtex import BibtexFile
+from citecore.bib.parsed import BibtexFile
 from citecore.model import (
     Citation,
     CitationMode,

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from citecore.bib.latex_text import decode_latex
 from citecore.bib.names import ends_with_others, parse_bibtex_names
+from citecore.bib.parsed import BibtexFile
 from citecore.identifiers import (
     arxiv_from_doi,
     arxiv_in_text,
@@ -28,8 +28,6 @@ from citecore.model import Reference, SourceLocation, UnparsedEntry
 if TYPE_CHECKING:
     from bibtexparser import model as bibmodel
 
-# Bump when parsing or decoding changes what a Reference holds: cached parses are then ignored.
-PARSER_VERSION = "3"
 
 _MONTHS = {
     m: str(i)
@@ -39,15 +37,6 @@ _MONTHS = {
 }
 _VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "eventtitle")
 _FIELD_RENAMES_FROM_PARENT = {"title": "booktitle", "subtitle": "booksubtitle"}
-
-
-@dataclass(frozen=True, slots=True)
-class BibtexFile:
-    """What one .bib file holds: its entries in order, its duplicates, its unparsed blocks."""
-
-    references: tuple[Reference, ...]
-    duplicates: tuple[Reference, ...]
-    unparsed: tuple[UnparsedEntry, ...]
 
 
 def _split_concatenation(value: str) -> list[str]:

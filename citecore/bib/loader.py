@@ -12,8 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from citecore.bib.bibtex import PARSER_VERSION, BibtexFile, parse_bibtex
-from citecore.bib.csl import csl_items_to_references, parse_csl_json, parse_csl_yaml
+from citecore.bib.parsed import PARSER_VERSION, BibtexFile
 from citecore.cache import Cache, content_key
 from citecore.errors import BibliographyNotFoundError, InputError
 from citecore.model import Bibliography, Reference, UnparsedEntry
@@ -60,17 +59,19 @@ def _read_text(path: Path) -> str:
 def _parse_bibtex_cached(text: str, path: Path, cache: Cache | None) -> BibtexFile:
     """`parse_bibtex`, answered from the cache when this exact text was parsed before by this
     version of the parser (decoding LaTeX is the slow part of a rebuild)."""
-    if cache is None:
-        return parse_bibtex(text, str(path))
     key = content_key(PARSER_VERSION, str(path), text)
-    stored = cache.get("bibtex", key)
+    stored = cache.get("bibtex", key) if cache is not None else None
     if stored is not None:
         try:
             return record_from_data(BibtexFile, json.loads(stored))
         except (ValueError, KeyError, TypeError) as exc:
             logger.debug("stale bibliography cache entry for %s: %s", path, exc)
+    # The parser is loaded only to parse: a rebuild answered from the cache never needs it.
+    from citecore.bib.bibtex import parse_bibtex
+
     parsed = parse_bibtex(text, str(path))
-    cache.put("bibtex", key, json.dumps(to_data(parsed)))
+    if cache is not None:
+        cache.put("bibtex", key, json.dumps(to_data(parsed)))
     return parsed
 
 
@@ -83,6 +84,8 @@ def read_bibliography_file(
     if suffix in _BIBTEX_SUFFIXES:
         parsed = _parse_bibtex_cached(text, path, cache)
         return list(parsed.references), list(parsed.duplicates), list(parsed.unparsed)
+    from citecore.bib.csl import parse_csl_json, parse_csl_yaml  # CSL files only
+
     if suffix in _JSON_SUFFIXES:
         references, unparsed = parse_csl_json(text, str(path))
         return references, [], unparsed
@@ -125,6 +128,8 @@ def load_bibliographies(
         duplicates.extend(file_duplicates)
         unparsed.extend(file_unparsed)
     if inline_references:
+        from citecore.bib.csl import csl_items_to_references  # `references:` in the metadata
+
         references, inline_unparsed = csl_items_to_references(
             inline_references, inline_file, inline_text
         )

@@ -23,7 +23,6 @@ from citecore.api import check_document
 from citecore.errors import CitecheckError, ExitCode, InputError
 from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
-from citecore.fetch.local import READABLE_SUFFIXES, source_files
 from citecore.files import write_atomically
 from citecore.model import CheckResult, DocumentCheck
 from citecore.options import PROJECT_FILE, Options, ReportFormat, resolve_options
@@ -137,6 +136,7 @@ def grounding_inputs(result: CheckResult, sources_dir: Path | None) -> list[Path
     """Every file grounding read or would read if it appeared: the cited entries' source files
     and their `<key>.pdf|.md|.txt` places in the sources folder (absent ones count too, so that
     adding a source re-runs the check)."""
+    from citecore.fetch.local import READABLE_SUFFIXES, source_files  # grounding runs only
 
     folders = [Path(s).parent for s in result.bibliography.sources if Path(s).is_file()]
     paths: list[Path] = []

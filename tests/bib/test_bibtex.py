@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from citecore.bib.bibtex import BibtexFile, parse_bibtex
+from citecore.bib.bibtex import parse_bibtex
 from citecore.bib.names import parse_bibtex_name
+from citecore.bib.parsed import BibtexFile
 from citecore.model import Person
 from tests.conftest import CORPUS, run_pandoc
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from citecore.bib import bibtex
-from citecore.bib.bibtex import PARSER_VERSION
 from citecore.bib.loader import load_bibliographies, read_bibliography_file, resolve_bibliography
+from citecore.bib.parsed import PARSER_VERSION
 from citecore.cache import Cache, content_key
 from citecore.errors import BibliographyNotFoundError
 
@@ -50,7 +50,7 @@ def test_a_bibtex_text_is_parsed_once_per_content(
         calls.append(file)
         return real(text, file)
 
-    monkeypatch.setattr("citecore.bib.loader.parse_bibtex", counting)
+    monkeypatch.setattr("citecore.bib.bibtex.parse_bibtex", counting)
     with Cache(tmp_path / "c.sqlite3") as cache:
         first = load_bibliographies([path], cache=cache)
         again = load_bibliographies([path], cache=cache)
