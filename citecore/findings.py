@@ -274,7 +274,15 @@ def verdict_findings(
         location = reference.location if reference else None
         problems = []
         kind = _VERDICT_KINDS.get(result.verdict)
-        if kind is not None:
+        if ReferenceFlag.INTERNAL_ERROR in result.flags:
+            bug = "; ".join(result.notes)
+            problems.append(
+                (
+                    FindingKind.INTERNAL_ERROR,
+                    f"not checked: a bug in citecheck ({bug}); please report it",
+                )
+            )
+        elif kind is not None:
             problems.append((kind, _verdict_message(result)))
         if ReferenceFlag.RETRACTED in result.flags:
             problems.append((FindingKind.RETRACTED, _retraction_message(result)))

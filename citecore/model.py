@@ -106,6 +106,7 @@ class ReferenceFlag(Enum):
     COVERAGE_INCOMPLETE = "coverage_incomplete"
     SUGGESTED = "suggested"
     OA_URL = "oa_url"
+    INTERNAL_ERROR = "internal_error"  # checking it hit a bug in citecheck, not an outage
 
 
 class GroundingStatus(Enum):
@@ -152,6 +153,7 @@ class FindingKind(Enum):
     MISSING_BIBLIOGRAPHY = "missing_bibliography"
     INVALID_KEY = "invalid_key"
     BAD_OPTION = "bad_option"
+    INTERNAL_ERROR = "internal_error"
 
 
 # How much each kind of finding matters (what strict mode fails on is every ERROR kind).
@@ -185,6 +187,7 @@ SEVERITY: Mapping[FindingKind, Severity] = {
     FindingKind.MISSING_BIBLIOGRAPHY: Severity.ERROR,
     FindingKind.INVALID_KEY: Severity.WARNING,
     FindingKind.BAD_OPTION: Severity.WARNING,
+    FindingKind.INTERNAL_ERROR: Severity.ERROR,
 }
 
 

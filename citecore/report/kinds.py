@@ -156,4 +156,9 @@ HELP: Mapping[FindingKind, KindHelp] = {
         "no setting of it accepts (or a name citecheck does not know): it was ignored and the "
         "option kept its default. A strict build fails on it.",
     ),
+    FindingKind.INTERNAL_ERROR: KindHelp(
+        "References citecheck failed to check (a bug)",
+        "Checking this reference hit a bug in citecheck, not a registry outage: running again "
+        "will not help. The rest was checked; please report it with the entry.",
+    ),
 }

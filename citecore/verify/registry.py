@@ -185,18 +185,23 @@ class RegistryVerifier:
             self.cache.put("verdict", key, payload, ttl=VERDICT_TTL)
 
 
+# How much of an exception's text a report shows (the type names the bug; the rest may be long).
+_BUG_TEXT = 200
+
+
 async def _guarded(verdict: Awaitable[ReferenceResult], reference: Reference) -> ReferenceResult:
-    """The verdict, or `error` when judging this one reference failed unexpectedly (an answer
-    no parser foresaw): one reference is lost, not the run."""
+    """The verdict, or `error` flagged `internal_error` when judging this one reference hit a
+    bug in citecheck: one reference is lost, not the run, and it is reported as the bug it is,
+    never as a registry outage to wait out."""
     try:
         return await verdict
     except Exception as exc:
-        logger.warning("%s: could not be checked: %s: %s", reference.key, type(exc).__name__, exc)
+        logger.debug("%s: could not be checked", reference.key, exc_info=True)
         return ReferenceResult(
             reference.key,
             ReferenceVerdict.ERROR,
-            frozenset({ReferenceFlag.COVERAGE_INCOMPLETE}),
-            notes=(f"could not be checked: {type(exc).__name__}",),
+            frozenset({ReferenceFlag.INTERNAL_ERROR}),
+            notes=(f"{type(exc).__name__}: {str(exc)[:_BUG_TEXT]}",),
         )
 
 
@@ -208,7 +213,7 @@ def _outage(client: RegistryClient, results: Sequence[ReferenceResult]) -> Outag
     unchecked = tuple(
         r.key
         for r in results
-        if r.verdict is ReferenceVerdict.ERROR
+        if (r.verdict is ReferenceVerdict.ERROR and ReferenceFlag.INTERNAL_ERROR not in r.flags)
         or (network_down and r.verdict is ReferenceVerdict.UNVERIFIABLE)
     )
     if not unchecked:
@@ -236,6 +241,8 @@ def _outage(client: RegistryClient, results: Sequence[ReferenceResult]) -> Outag
 def _unreachable(result: ReferenceResult) -> ReferenceResult:
     """A reference left unchecked because no registry could be reached: `unverifiable`, with
     the reason, whatever partial verdict the failures led to (cached answers still count)."""
+    if ReferenceFlag.INTERNAL_ERROR in result.flags:
+        return result  # a bug stays a bug, network or not
     if result.verdict not in (ReferenceVerdict.ERROR, ReferenceVerdict.UNVERIFIABLE):
         return result
     return replace(
