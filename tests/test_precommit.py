@@ -5,6 +5,7 @@ changed files, and the hook itself under the real `pre-commit try-repo` on a fix
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -180,3 +181,16 @@ def test_what_the_hook_checks_for_the_files_a_commit_changes(
         Path("notes.qmd"),
         Path("refs.bib"),
     ]
+
+
+def test_the_developers_hooks_are_make_lint() -> None:
+    # .pre-commit-config.yaml is for working on citecheck: the same three checks as `make lint`.
+    config = REPO / ".pre-commit-config.yaml"
+    validated = subprocess.run(
+        ["pre-commit", "validate-config", str(config)], capture_output=True, text=True, check=False
+    )
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+    entries = re.findall(r"^\s+entry: (.+)$", config.read_text(), re.MULTILINE)
+    lint = (REPO / "Makefile").read_text().split("\nlint:\n", 1)[1].split("\n\n", 1)[0]
+    # pre-commit names the files itself where `make lint` says "." (every file).
+    assert entries == [line.strip().removesuffix(" .") for line in lint.splitlines()]
