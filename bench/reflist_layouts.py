@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, given, settings
 
-from citecore.extract.pdf_lines import pdf_lines
-from citecore.extract.pdf_reflist import pdf_entries
-from tests.extract.test_pdf_reflist import layout, typeset
+from citecore.bib.reflist.pdf_entries import pdf_entries
+from citecore.bib.reflist.pdf_lines import pdf_lines
+from tests.bib.reflist.test_pdf_reflist import layout, typeset
 
 
 def main() -> None:

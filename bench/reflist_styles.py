@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from citecore.extract.reflist import references_from_pdf
+from citecore.bib.reflist.read import references_from_pdf
 from tests.paths import SHARED
 from tests.rendered_reflists import STYLES, Score, expected_references, render, score
 

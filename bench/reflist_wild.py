@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from citecore.extract.reflist import references_from_pdf
+from citecore.bib.reflist.read import references_from_pdf
 from citecore.model import Person, Reference, SourceLocation
 from tests.rendered_reflists import Score, score
 from tests.wild.pdf_oracle import WildPdf, oracle, wild_pdfs
@@ -85,7 +85,7 @@ def refextract_reader(python: str) -> Reader:
 
 def grobid_reader(url: str) -> Reader:
     """GROBID's entries, through citecheck's own GROBID client."""
-    from citecore.extract.grobid import references_from_grobid
+    from citecore.bib.reflist.grobid import references_from_grobid
 
     return lambda pdf: references_from_grobid(pdf, url, 300.0)
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from citecore.bib.loader import load_bibliographies
 from citecore.bib.names import parse_bibtex_names
-from citecore.errors import InputError
-from citecore.extract.grobid import references_from_grobid
-from citecore.extract.reflist import (
+from citecore.bib.reflist.grobid import references_from_grobid
+from citecore.bib.reflist.read import (
     references_from_list_file,
     references_from_pdf,
     with_readable_keys,
 )
+from citecore.errors import InputError
 from citecore.findings import option_findings, reference_findings, verdict_findings
 from citecore.identifiers import arxiv_from_doi, normalize_doi
 from citecore.model import (

@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 
 from citecore.bib.latex_text import decode_latex
+from citecore.bib.reflist.refparse import parse_reference_text
 from citecore.extract.latex_syntax import balanced_group, mask_ignored
-from citecore.extract.refparse import parse_reference_text
 from citecore.model import Reference, SourceLocation
 
 _ENVIRONMENT = re.compile(

@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from citecore.extract.reflist import references_from_pdf
+from citecore.bib.reflist.read import references_from_pdf
 from tests.knitr_oracle import have_knitr
 from tests.rendered_reflists import score
 from tests.wild.pdf_oracle import WildPdf, oracle, wild_pdfs

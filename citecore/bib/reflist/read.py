@@ -13,10 +13,10 @@ import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
-from citecore.extract.pdf_lines import pdf_lines
-from citecore.extract.pdf_reflist import pdf_entries
-from citecore.extract.reflist_text import reference_section, split_references
-from citecore.extract.refparse import SAME_AUTHORS, parse_reference_text
+from citecore.bib.reflist.pdf_entries import pdf_entries
+from citecore.bib.reflist.pdf_lines import pdf_lines
+from citecore.bib.reflist.refparse import SAME_AUTHORS, parse_reference_text
+from citecore.bib.reflist.text import reference_section, split_references
 from citecore.model import Reference, SourceLocation
 
 

@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citecore.extract.pdf_lines import PdfLine
-from citecore.extract.reflist_text import (
+from citecore.bib.reflist.pdf_lines import PdfLine
+from citecore.bib.reflist.text import (
     NUMBERED,
     ends_entry,
     has_marker,

@@ -10,7 +10,7 @@ import textwrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citecore.extract.reflist_text import split_references
+from citecore.bib.reflist.text import split_references
 
 SURNAMES = st.sampled_from(["Smith", "García", "Nguyen", "Okafor", "Müller", "Ivanova", "Lee"])
 WORDS = st.sampled_from(

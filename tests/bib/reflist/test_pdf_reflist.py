@@ -13,10 +13,10 @@ import pymupdf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citecore.extract.pdf_lines import pdf_lines
-from citecore.extract.pdf_reflist import pdf_entries
-from citecore.extract.reflist import references_from_pdf
-from citecore.extract.reflist_text import join_lines
+from citecore.bib.reflist.pdf_entries import pdf_entries
+from citecore.bib.reflist.pdf_lines import pdf_lines
+from citecore.bib.reflist.read import references_from_pdf
+from citecore.bib.reflist.text import join_lines
 
 _FAMILIES = ["Andrews", "Lüdecke", "Zhang", "van der Walt", "Kruschke", "Nguyen", "Smith"]
 _WORDS = "bayesian model data analysis learning network climate protein survey method".split()
@@ -277,7 +277,7 @@ def test_italic_venues_and_book_titles_bound_the_title(tmp_path: Path) -> None:
 def test_accents_set_before_their_letter_are_put_back() -> None:
     import unicodedata
 
-    from citecore.extract.pdf_lines import _attach_accents
+    from citecore.bib.reflist.pdf_lines import _attach_accents
 
     printed = unicodedata.normalize("NFKC", "Lo\u00a8\u0131c Barrault and Jos\u00b4e Smith")
     assert _attach_accents(printed) == "Loïc Barrault and José Smith"

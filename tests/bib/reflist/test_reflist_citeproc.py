@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from citecore.extract.reflist import references_from_pdf, references_from_text
+from citecore.bib.reflist.read import references_from_pdf, references_from_text
 from tests.generated_references import expected, printed_list, records
 from tests.paths import CORPUS
 from tests.rendered_reflists import STYLES, Score, expected_references, render, score

@@ -9,13 +9,13 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from citecore.bib.reflist.grobid import references_from_tei
+from citecore.bib.reflist.pdf_entries import pdf_entries
+from citecore.bib.reflist.pdf_lines import PdfLine, without_page_furniture
+from citecore.bib.reflist.read import references_from_list_file, references_from_text
+from citecore.bib.reflist.refparse import parse_reference_text
+from citecore.bib.reflist.text import join_lines
 from citecore.errors import InputError
-from citecore.extract.grobid import references_from_tei
-from citecore.extract.pdf_lines import PdfLine, without_page_furniture
-from citecore.extract.pdf_reflist import pdf_entries
-from citecore.extract.reflist import references_from_list_file, references_from_text
-from citecore.extract.reflist_text import join_lines
-from citecore.extract.refparse import parse_reference_text
 from citecore.model import SourceLocation
 
 _SETTINGS = settings(

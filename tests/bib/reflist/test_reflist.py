@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from citecore.extract.reflist import references_from_pdf, references_from_text
-from citecore.extract.reflist_text import split_references
+from citecore.bib.reflist.read import references_from_pdf, references_from_text
+from citecore.bib.reflist.text import split_references
 from tests.paths import CORPUS
 
 LIST = """References

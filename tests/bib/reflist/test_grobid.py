@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from citecore.bib.reflist.grobid import references_from_grobid, references_from_tei
 from citecore.cli import main
 from citecore.errors import InputError
-from citecore.extract.grobid import references_from_grobid, references_from_tei
 from tests.grobid_emulator import _FOOTER, _HEADER, GrobidEmulator, bibl_struct
 from tests.paths import CORPUS
 
