@@ -46,7 +46,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "citecore.cli",
         "citecore.lsp",
-        "citecore.pool.cli",
         "citecore.pandoc.process",
         "citecore.pandoc.run",
         "citecore.pandoc.replay",

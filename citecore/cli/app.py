@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         document,
         latex,
         lsp,
+        pool,
         precommit,
         render,
         screen,
@@ -48,7 +49,6 @@ def build_parser() -> argparse.ArgumentParser:
         sources,
         verify,
     )
-    from citecore.pool import cli as pool
 
     parser = argparse.ArgumentParser(
         prog="citecheck",

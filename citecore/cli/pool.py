@@ -1,5 +1,5 @@
 """`citecheck pool …`: validate, coverage, bibtex and sync-keys (the command-line side of
-`citecore.pool.model`, `.policy`, `.build`, `.corroborate` and `.bibtex`)."""
+`citecore.pool`: `model`, `policy`, `build`, `corroborate` and `bibtex`)."""
 
 from __future__ import annotations
 
