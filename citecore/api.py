@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import panflute as pf
 
+from citecore.annotate.checked import DocumentCheck
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.cache import Cache
 from citecore.errors import BibliographyNotFoundError
@@ -35,7 +36,6 @@ from citecore.model import (
     CheckResult,
     Citation,
     CitationResult,
-    DocumentCheck,
     Finding,
     FindingKind,
     Reference,

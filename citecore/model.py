@@ -9,10 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from citecore.extract.markdown import MarkdownExtraction
 
 
 class Source(Enum):
@@ -433,11 +429,3 @@ class CheckResult:
     grounding: dict[int, CitationResult] = field(default_factory=dict)
     outage: Outage | None = None
     sources: dict[str, SourceRecord] = field(default_factory=dict)  # by key, when grounding
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentCheck:
-    """A CheckResult and the extraction it came from (whose Cite elements annotation decorates)."""
-
-    result: CheckResult
-    extraction: MarkdownExtraction

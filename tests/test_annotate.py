@@ -9,13 +9,13 @@ import panflute as pf
 import pytest
 
 from citecore.annotate import annotate, output_family
+from citecore.annotate.checked import DocumentCheck
 from citecore.annotate.flags import Flag, flags_for
 from citecore.extract.markdown import extract_citations
 from citecore.model import (
     Bibliography,
     CheckResult,
     CitationResult,
-    DocumentCheck,
     Finding,
     FindingKind,
     GroundingStatus,

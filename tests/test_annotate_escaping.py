@@ -11,11 +11,11 @@ from pathlib import Path
 import panflute as pf
 
 from citecore.annotate import annotate
+from citecore.annotate.checked import DocumentCheck
 from citecore.extract.markdown import extract_citations
 from citecore.model import (
     Bibliography,
     CheckResult,
-    DocumentCheck,
     Finding,
     FindingKind,
     Severity,

@@ -17,12 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citecore.annotate import annotate
+from citecore.annotate.checked import DocumentCheck
 from citecore.annotate.flags import flags_for
 from citecore.extract.markdown import extract_citations
 from citecore.model import (
     Bibliography,
     CheckResult,
-    DocumentCheck,
     Finding,
     FindingKind,
     Severity,

@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 import panflute as pf
 
 from citecore.annotate import docx, html, latex
+from citecore.annotate.checked import DocumentCheck
 from citecore.annotate.flags import Flag, flags_for
 from citecore.extract.markdown import CiteGroup
-from citecore.model import DocumentCheck
 
 _LATEX_FORMATS = {"latex", "beamer", "pdf"}
 _HTML_FORMATS = {

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import panflute as pf
 
+from citecore.annotate.checked import DocumentCheck
 from citecore.extract.markdown import CiteGroup
 from citecore.model import (
     Citation,
     CitationResult,
-    DocumentCheck,
     Finding,
     GroundingStatus,
     Severity,

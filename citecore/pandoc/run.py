@@ -19,12 +19,13 @@ from typing import Any, TextIO
 import panflute as pf
 
 from citecore.annotate import annotate
+from citecore.annotate.checked import DocumentCheck
 from citecore.api import check_document
 from citecore.errors import CitecheckError, ExitCode, InputError
 from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
 from citecore.files import write_atomically
-from citecore.model import CheckResult, DocumentCheck
+from citecore.model import CheckResult
 from citecore.options import PROJECT_FILE, Options, ReportFormat, resolve_options
 from citecore.pandoc.metadata import metadata_options
 from citecore.policy import exit_status, failing_findings
