@@ -2,10 +2,10 @@
 """citecheck as a panflute filter script: `pandoc paper.md --filter filters/citecheck.py`.
 
 The same filter runs as `pandoc --filter citecheck` once the package is installed; both are thin
-shells over `citecore.pandoc.process`.
+shells over `citecore.filter.process`.
 """
 
-from citecore.pandoc.process import main
+from citecore.filter.process import main
 
 if __name__ == "__main__":
     main()

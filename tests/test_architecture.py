@@ -46,9 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "citecore.cli",
         "citecore.lsp",
-        "citecore.pandoc.process",
-        "citecore.pandoc.run",
-        "citecore.pandoc.replay",
+        "citecore.filter",
     ),
 )
 

@@ -15,10 +15,10 @@ from pathlib import Path
 import panflute as pf
 import pytest
 
-import citecore.pandoc.process as pandoc_filter
-import citecore.pandoc.run as citecheck_filter
+import citecore.filter.process as pandoc_filter
+import citecore.filter.run as citecheck_filter
+from citecore.filter.run import run_filter
 from citecore.pandoc.reader import pandoc_path, read_markdown
-from citecore.pandoc.run import run_filter
 from tests.conftest import CASES, REPO, requires_latex, run_pandoc
 
 FILTER_SCRIPT = REPO / "filters" / "citecheck.py"
@@ -277,10 +277,10 @@ def test_an_internal_error_does_not_break_a_lenient_build(problems: Path, tmp_pa
     injector = tmp_path / "inject"
     injector.mkdir()
     (injector / "sitecustomize.py").write_text(
-        "import citecore.pandoc.run\n"
+        "import citecore.filter.run\n"
         "def broken(*args, **kwargs):\n"
         "    raise RuntimeError('injected failure')\n"
-        "citecore.pandoc.run.check_document = broken\n"
+        "citecore.filter.run.check_document = broken\n"
     )
     path = os.pathsep.join([str(injector), os.environ.get("PYTHONPATH", "")])
     lenient = run_pandoc(

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from citecore.cache import Cache
-from citecore.pandoc.reader import pandoc_path
-from citecore.pandoc.replay import (
+from citecore.filter.replay import (
     NAMESPACE,
     RecordedRun,
     dependencies_of,
@@ -22,6 +21,7 @@ from citecore.pandoc.replay import (
     replay,
     run_key,
 )
+from citecore.pandoc.reader import pandoc_path
 
 
 @pytest.fixture
@@ -99,7 +99,7 @@ def test_dependencies_are_absolute_and_absent_files_count(tmp_path: Path) -> Non
 # of the pipeline's heavy libraries it loaded.
 _FILTER_AND_MODULES = """
 import json, sys
-from citecore.pandoc.process import run_stdio
+from citecore.filter.process import run_stdio
 status = run_stdio("html")
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in {"panflute", "httpx", "bibtexparser"})
 print(json.dumps(heavy), file=sys.stderr)

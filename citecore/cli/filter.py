@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from citecore.pandoc.process import run_stdio
+from citecore.filter.process import run_stdio
 
 if TYPE_CHECKING:
     from citecore.cli.flags import Commands

@@ -14,9 +14,9 @@ import pytest
 
 import citecore.verify.resolve as resolve
 from citecore.cli import main
+from citecore.filter.run import run_filter
 from citecore.model import ReferenceFlag, ReferenceVerdict
 from citecore.pandoc.reader import read_markdown
-from citecore.pandoc.run import run_filter
 from citecore.registries.settings import ClientSettings
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator

@@ -1,6 +1,6 @@
 """The pandoc filter's work on one document: read options, check once, warn, report, annotate.
 
-`citecore.pandoc.process` is the process around it (stdin, stdout, replay). This module keeps
+`citecore.filter.process` is the process around it (stdin, stdout, replay). This module keeps
 one error boundary: in a non-strict build no failure inside citecheck may stop pandoc; it becomes
 one warning and the document passes through unchanged. stdout belongs to the AST; every
 diagnostic goes to stderr.

@@ -1,7 +1,7 @@
 """The JSON-filter process: pandoc's AST in on stdin, the checked document out on stdout.
 
-An unchanged rebuild is replayed from the cache (`citecore.pandoc.replay`) before anything heavy is
-imported; otherwise the document is loaded with panflute, checked by `citecore.pandoc.run`, written
+An unchanged rebuild is replayed from the cache (`citecore.filter.replay`) before anything heavy is
+imported; otherwise the document is loaded with panflute, checked by `citecore.filter.run`, written
 back, and the run recorded for the next rebuild. `main(doc)` runs on a document in memory, which is
 how tests call the filter without pandoc.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citecore.cache import Cache
+from citecore.filter.replay import RecordedRun, dependencies_of, record, replay, run_key
 from citecore.pandoc.inputs import pandoc_input_files
-from citecore.pandoc.replay import RecordedRun, dependencies_of, record, replay, run_key
 
 if TYPE_CHECKING:
     import panflute as pf
@@ -48,7 +48,7 @@ def run_stdio(output_format: str) -> int:
         # Only now the pipeline (panflute, the checks: ~150 ms): a replayed rebuild needs none.
         import panflute as pf
 
-        from citecore.pandoc.run import run_filter
+        from citecore.filter.run import run_filter
 
         doc = pf.load(io.StringIO(ast.decode("utf-8")))
         stderr = _Tee()
@@ -78,7 +78,7 @@ def main(doc: pf.Doc | None = None, argv: Sequence[str] | None = None) -> pf.Doc
     args = list(sys.argv[1:] if argv is None else argv)
     output_format = args[0] if args else os.environ.get("PANDOC_WRITER", "html")
     if doc is not None:
-        from citecore.pandoc.run import run_filter
+        from citecore.filter.run import run_filter
 
         run_filter(doc, output_format, pandoc_input_files())
         return doc
