@@ -115,6 +115,14 @@ def online(emulator: RegistryEmulator, monkeypatch: pytest.MonkeyPatch) -> Regis
 
 
 @pytest.fixture
+def problems(tmp_path: Path) -> Path:
+    """A writable copy of the `problems` scenario (tests/cases/problems)."""
+    folder = tmp_path / "problems"
+    shutil.copytree(CASES / "problems", folder)
+    return folder
+
+
+@pytest.fixture
 def emulator() -> Iterator[RegistryEmulator]:
     """A loopback registry emulator; the test fails if it was asked for anything it was not
     told to answer, or if a recorded answer it was given was never asked for (a test that

@@ -103,10 +103,10 @@ def _dblp_envelope(hits: list[object]) -> Reply:
         (FIXTURES / "dblp/search_publ_q_test_star_full_envelope_2019.json").read_text()
     )
     count = str(len(hits))
-    envelope["result"]["hits"] = {"@total": count, "@computed": count, "@sent": count}
-    envelope["result"]["hits"]["@first"] = "0"
-    if hits:
-        envelope["result"]["hits"]["hit"] = hits
+    found: dict[str, object] = {"@total": count, "@computed": count, "@sent": count, "@first": "0"}
+    if hits:  # DBLP leaves "hit" out of an answer with none
+        found["hit"] = hits
+    envelope["result"]["hits"] = found
     return Reply(200, json.dumps(envelope), {"Content-Type": "application/json"})
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,16 +12,9 @@ from typing import Any
 import pytest
 
 from citecore.cli import main
-from tests.conftest import CASES, REPO
+from tests.conftest import REPO
 
 CITECHECK = str(Path(sys.executable).parent / "citecheck")
-
-
-@pytest.fixture
-def problems(tmp_path: Path) -> Path:
-    folder = tmp_path / "problems"
-    shutil.copytree(CASES / "problems", folder)
-    return folder
 
 
 def test_check_exits_1_on_errors_and_prints_a_table(

@@ -6,7 +6,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import zipfile
 from html.parser import HTMLParser
@@ -22,14 +21,6 @@ from citecore.pandoc.reader import pandoc_path, read_markdown
 from tests.conftest import CASES, REPO, requires_latex, run_pandoc
 
 FILTER_SCRIPT = REPO / "filters" / "citecheck.py"
-
-
-@pytest.fixture
-def problems(tmp_path: Path) -> Path:
-    """A writable copy of the `problems` scenario."""
-    folder = tmp_path / "problems"
-    shutil.copytree(CASES / "problems", folder)
-    return folder
 
 
 class _Spans(HTMLParser):

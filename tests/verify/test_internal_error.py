@@ -5,7 +5,6 @@ registry outage to pass."""
 from __future__ import annotations
 
 import io
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,6 @@ from citecore.pandoc.reader import read_markdown
 from citecore.registries.settings import ClientSettings
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator
-from tests.paths import CASES
 from tests.verify.test_resolve import ELIFE, FAST, reference, serve_elife
 
 
@@ -52,13 +50,6 @@ def test_one_reference_hits_a_bug_the_others_are_judged(
     assert bug.flags == frozenset({ReferenceFlag.INTERNAL_ERROR})
     assert bug.notes == ("TypeError: 'NoneType' object is not subscriptable",)
     assert verifier.outage is None  # no registry failed: nothing to wait out
-
-
-@pytest.fixture
-def problems(tmp_path: Path) -> Path:
-    folder = tmp_path / "problems"
-    shutil.copytree(CASES / "problems", folder)
-    return folder
 
 
 def test_check_says_it_is_a_bug_and_exits_70(
