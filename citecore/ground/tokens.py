@@ -10,7 +10,7 @@ import re
 import unicodedata
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.,][0-9]+)*", re.UNICODE)
-_STOP = frozenset(
+STOP_WORDS = frozenset(
     """a an the of in on for to and or with by at from into as is are was were be been being it
     its this that these those which who whom than then there their our we they he she his her
     not no nor but if so such can could may might will would should has have had do does did
@@ -54,7 +54,7 @@ def tokens(text: str) -> list[str]:
 
 def content_tokens(text: str) -> list[str]:
     """Tokens that carry content: no stopwords, no one-letter words."""
-    return [t for t in tokens(text) if t not in _STOP and (len(t) > 1 or t.isdigit())]
+    return [t for t in tokens(text) if t not in STOP_WORDS and (len(t) > 1 or t.isdigit())]
 
 
 def named_entities(text: str) -> set[str]:

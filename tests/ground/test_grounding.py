@@ -13,6 +13,7 @@ from citecore.ground.align import AlignedSource
 from citecore.ground.evidence import Passage, RankedPassage
 from citecore.ground.judges import JudgeVerdict
 from citecore.ground.judges.local import LocalJudge
+from citecore.ground.judges.placing import abbreviated_alike
 from citecore.ground.text import Page, SourceText, read_source
 from citecore.model import GroundingStatus
 from tests.conftest import requires_latex, run_pandoc
@@ -415,7 +416,7 @@ def test_sources_that_cannot_be_read_are_not_judged(tmp_path: Path) -> None:
         (
             "All hematopoietic stem cells segregate their chromosomes randomly.",
             "All HSCs segregate their chromosomes randomly.",
-            GroundingStatus.PARTIAL,
+            GroundingStatus.SUPPORTED,
             "",
         ),
         (
@@ -565,6 +566,43 @@ def test_sources_that_cannot_be_read_are_not_judged(tmp_path: Path) -> None:
             GroundingStatus.SUPPORTED,
             "",
         ),
+        # An abbreviation is the words it stands for, either way round ...
+        (
+            "Bone marrow stromal cells divide asymmetrically in culture.",
+            "In culture, all BMSCs divide asymmetrically.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        (
+            "Each PTSD patient was offered counselling within a week.",
+            "Each patient with post traumatic stress disorder was offered counselling within "
+            "a week.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
+        # ... and then the claim's negation is read against the same words.
+        (
+            "Migraine can not be prevented with beta receptor blockers.",
+            "BRBs prevented migraine in most of the trial's patients.",
+            GroundingStatus.UNSUPPORTED,
+            "'not' in the claim only",
+        ),
+        # An alias the claim gives is its own: its words are what it claims.
+        (
+            "Bone marrow skeletal cells (BMSCs) divide asymmetrically in culture.",
+            "In culture, bone marrow stromal cells divide asymmetrically.",
+            GroundingStatus.UNCONFIRMED,
+            "",
+        ),
+        # A direction the source gives the other way of something the claim's direction is
+        # said of: too little for a conflict, too much for support.
+        (
+            "The new regimen has higher rates of relapse than standard care.",
+            "Compared with standard care, the new regimen resulted in lower incidence of early "
+            "relapse.",
+            GroundingStatus.UNCONFIRMED,
+            "the source says 'lower' where the claim says 'higher'",
+        ),
         # Paraphrase is neither support found nor conflict.
         (
             "Sleep loss impairs memory consolidation.",
@@ -578,3 +616,23 @@ def test_local_judge_conflicts(claim: str, source: str, status: GroundingStatus,
     verdict = LocalJudge().judge(claim, [RankedPassage(Passage("s", 1, source), 1.0)])
     assert verdict.status is status, verdict.reason
     assert said in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "read_as"),
+    [
+        # The sentence's abbreviation: the claim read in it.
+        ("Hematopoietic stem cells divide.", "HSCs divide.", ("HSCs divide.", "HSCs divide.")),
+        # The claim's: the sentence read in it.
+        ("CBT helps.", "Cognitive behavioural therapy helps.", ("CBT helps.", "CBT helps.")),
+        # Initials that are not the words' own stand for none of them ("CI" is not
+        # "complications in"), nor does an alias the claim defines stand for the source's words.
+        ("Complications in surgery.", "Surgery (95% CI 1-3).", None),
+        ("Neutrophil nuclear traps (NETs) form.", "Neutrophil extracellular traps form.", None),
+    ],
+)
+def test_an_abbreviation_is_read_as_the_words_it_stands_for(
+    claim: str, sentence: str, read_as: tuple[str, str] | None
+) -> None:
+    alike = abbreviated_alike(claim, sentence)
+    assert (alike.claim, alike.sentence) == (read_as or (claim, sentence))

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from citecore.ground.judges.directions import direction_conflict, opposed
+from citecore.ground.judges.directions import direction_conflict, direction_doubt, opposed
 from citecore.ground.judges.placing import DISCOURSE, displaced, same_word
 from citecore.ground.judges.words import is_number, quote, stem
 from citecore.ground.lexicon import Lexicon
@@ -59,7 +59,9 @@ def compare(claim: str, sentence: str, lexicon: Lexicon, passage: str = "") -> C
     )
     if conflict:
         return Comparison(conflict, "")
-    return Comparison("", substitution or displaced(claim, sentence, lexicon))
+    return Comparison(
+        "", substitution or displaced(claim, sentence, lexicon) or direction_doubt(claim, sentence)
+    )
 
 
 def _opposites(a: str, b: str, lexicon: Lexicon) -> bool:

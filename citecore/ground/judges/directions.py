@@ -6,6 +6,8 @@ words on different scales never oppose each other ("later" is not the opposite o
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from citecore.ground.judges.words import quote, stem
 from citecore.ground.tokens import content_tokens, tokens
 
@@ -67,17 +69,22 @@ def on_one_scale(a: str, b: str) -> bool:
     return bool(_pairs(a, b))
 
 
-def _said_of(stems: list[str], position: int) -> set[str]:
+def _said_of(stems: list[str], position: int, scale: str) -> set[str]:
     """The stems a direction word at `position` is said of: the words after it ("reduces
     energy expenditure"), or before it when it follows a form of "be" ("energy expenditure
-    was also increased", "rates were higher"), up to another direction word."""
+    was also increased", "rates were higher"), up to another direction word on its `scale`
+    (one on another scale is part of what it is said of: "higher rates of rejection")."""
+
+    def ends(word: str) -> bool:
+        return scale in _STEM_POLARITY.get(word, {})
+
     previous = stems[max(0, position - 2) : position]
     if any(word in _COPULAS for word in previous):
         span = stems[max(0, position - _DIRECTION_REACH) : position]
-        cut = [i for i, word in enumerate(span) if word in _STEM_POLARITY]
+        cut = [i for i, word in enumerate(span) if ends(word)]
         return set(span[cut[-1] + 1 :] if cut else span)
     span = stems[position + 1 : position + 1 + _DIRECTION_REACH]
-    cut = [i for i, word in enumerate(span) if word in _STEM_POLARITY]
+    cut = [i for i, word in enumerate(span) if ends(word)]
     return set(span[: cut[0]] if cut else span)
 
 
@@ -103,13 +110,34 @@ def direction_conflict(claim: str, sentence: str) -> str:
     is read against the sentence's direction words said of most of the same words, each turned
     round by an inverter just before it ("blocking", "deficient", "loss"). A sentence that says
     the claim's own direction of those words as clearly states no conflict."""
+    for word, said, against, targets in _opposed_directions(claim, sentence):
+        # One shared word is no evidence that two statements are about the same thing.
+        if against >= min(2, targets):
+            return f"the source says '{said}' where the claim says '{word}': {quote(sentence)}"
+    return ""
+
+
+def direction_doubt(claim: str, sentence: str) -> str:
+    """A direction the sentence states the other way of one word the claim's direction is said
+    of ("higher rates of rejection" against "lower incidence of acute rejection"): too little
+    to accuse the claim, too much to call it supported."""
+    for word, said, _, _ in _opposed_directions(claim, sentence):
+        return f"the source says '{said}' where the claim says '{word}'"
+    return ""
+
+
+def _opposed_directions(claim: str, sentence: str) -> Iterator[tuple[str, str, int, int]]:
+    """Each direction word of the claim that a direction word of the sentence opposes on its
+    scale, said of more of the same words than any agreeing one: the claim's word, the
+    sentence's, how many of the words they are said of are shared, and how many the claim's
+    word is said of."""
     claim_words, sentence_words = tokens(claim), tokens(sentence)
     content = {stem(t) for t in content_tokens(claim)}
     claim_stems = [stem(t) for t in claim_words]
     sentence_stems = [stem(t) for t in sentence_words]
     for index, word in enumerate(claim_words):
-        targets = _said_of(claim_stems, index) & content
         for scale, sign in _POLARITY.get(word, {}).items():
+            targets = _said_of(claim_stems, index, scale) & content
             sign = _sign(claim_words, index, sign)
             best: dict[int, tuple[int, str]] = {1: (0, ""), -1: (0, "")}
             for position, word_stem in enumerate(sentence_stems):
@@ -117,11 +145,9 @@ def direction_conflict(claim: str, sentence: str) -> str:
                 if not other:
                     continue
                 other = _sign(sentence_words, position, other)
-                score = len(targets & _said_of(sentence_stems, position))
+                score = len(targets & _said_of(sentence_stems, position, scale))
                 if score > best[other][0]:
                     best[other] = (score, sentence_words[position])
             (against, said), (agreeing, _) = best[-sign], best[sign]
-            # One shared word is no evidence that two statements are about the same thing.
-            if against >= min(2, len(targets)) and against > agreeing:
-                return f"the source says '{said}' where the claim says '{word}': {quote(sentence)}"
-    return ""
+            if against and against > agreeing:
+                yield word, said, against, len(targets)

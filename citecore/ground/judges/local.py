@@ -32,7 +32,7 @@ from itertools import pairwise
 from citecore.ground.evidence import RankedPassage
 from citecore.ground.judges import JudgeVerdict
 from citecore.ground.judges.conflict import compare
-from citecore.ground.judges.placing import unnamed
+from citecore.ground.judges.placing import abbreviated_alike, unnamed
 from citecore.ground.judges.words import comparable, is_number, stem
 from citecore.ground.lexicon import Lexicon, lexicon
 from citecore.ground.tokens import content_tokens, tokens
@@ -43,7 +43,7 @@ PARTIAL_SHARE = 0.45
 # How much of the claim must be in the sentence before a difference in it is a conflict rather
 # than a sign that the sentence is about something else.
 CONFLICT_SHARE = 0.40
-_RULES_VERSION = "lexical-rules-v7"
+_RULES_VERSION = "lexical-rules-v8"
 
 
 def _sentences(text: str) -> list[str]:
@@ -71,21 +71,24 @@ class _Reading:
     other_numbers: frozenset[str]
 
 
-def _share(claim: str, sentence: str) -> tuple[float, int, int]:
-    """How much of the claim's content the sentence states: its content words, by stem. (A
-    synonym does not count here: measured, it let more unsupported claims reach `supported`
-    than it let supported ones.)"""
+def _share(claim: str, sentence: str, stated: frozenset[str]) -> tuple[float, int, int]:
+    """How much of the claim's content the sentence states: its content words, by stem, and
+    those it states by an abbreviation (`stated`). (A synonym does not count here: measured, it
+    let more unsupported claims reach `supported` than it let supported ones.)"""
     wanted = {stem(w) for w in content_tokens(claim) if not is_number(w)}
-    present = {stem(w) for w in content_tokens(sentence)}
+    present = {stem(w) for w in content_tokens(sentence) + list(stated)}
     matched = len(wanted & present)
     return (matched / len(wanted) if wanted else 0.0), matched, len(wanted)
 
 
 def _read(claim: str, original: str, words: Lexicon, passage: str) -> _Reading:
     """How the sentence `original` of `passage` reads against the claim (the claim and the
-    passage as `comparable` gives them)."""
-    sentence = comparable(original)
-    share, matched, wanted = _share(claim, sentence)
+    passage as `comparable` gives them; an abbreviation on one side read as the words the other
+    spells out)."""
+    alike = abbreviated_alike(claim, comparable(original))
+    share, matched, wanted = _share(claim, alike.sentence, alike.stated)
+    claim, sentence = alike.claim, alike.sentence
+    passage = abbreviated_alike(claim, passage).sentence
     claim_numbers = {t for t in tokens(claim) if is_number(t)}
     stated_numbers = {t for t in tokens(sentence) if is_number(t)}
     missing = frozenset(claim_numbers - stated_numbers)

@@ -8,10 +8,13 @@ A word the judge cannot place is no conflict — a paraphrase looks the same to 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from citecore.ground.judges.directions import along, on_one_scale
 from citecore.ground.judges.words import is_number, stem
 from citecore.ground.lexicon import Lexicon
+from citecore.ground.tokens import STOP_WORDS as _STOP_WORDS
 from citecore.ground.tokens import content_tokens, normalize, tokens
 
 # Words of a sentence that say how it is said, not what: they never stand in a claim word's place.
@@ -42,9 +45,21 @@ def same_word(
         or other in word
         or along(word, other)
         or lexicon.same_meaning(word, other)
-        or _abbreviates(other, claim_words, word)
-        or _abbreviates(word, sentence_words, other)
+        # A word one side uses as itself abbreviates nothing else there: once the claim says
+        # "MSCs" as its source does, the source's "MSCs" is not also the claim's "microscopy".
+        or (not _uses(claim_words, other) and _abbreviates(other, claim_words, word))
+        or (not _uses(sentence_words, word) and _abbreviates(word, sentence_words, other))
     )
+
+
+def _bare(short: str) -> str:
+    """An abbreviation without its plural ("hscs" → "hsc")."""
+    return short[:-1] if short.endswith("s") and len(short) > 2 else short
+
+
+def _uses(words: list[str], short: str) -> bool:
+    """Whether the words use `short` itself, singular or plural."""
+    return any(_bare(word) == _bare(short) for word in words)
 
 
 def _spells(short: str, run: list[str]) -> bool:
@@ -64,26 +79,101 @@ def _spells(short: str, run: list[str]) -> bool:
     return False
 
 
-def _abbreviates(short: str, words: list[str], word: str | None = None) -> bool:
-    """Whether `short` abbreviates a run of one to five of `words` (one that holds `word`, when
-    given), spelled by their letters in order with each word's first letter among them: "hscs"
-    for "hematopoietic stem cells", "il" for "interleukin", "cdca" for "chenodeoxycholic
-    acid". One word is abbreviated by at most four letters, and only a long word."""
-    short = short[:-1] if short.endswith("s") and len(short) > 2 else short
+def _spelled_runs(short: str, words: list[str]) -> Iterator[list[str]]:
+    """The runs of one to five of `words` that `short` abbreviates, spelled by their letters in
+    order with each word's first letter among them: "hscs" for "hematopoietic stem cells", "il"
+    for "interleukin", "cdca" for "chenodeoxycholic acid". One word is abbreviated by at most
+    four letters, and only a long word."""
+    short = _bare(short)
     if not 2 <= len(short) <= 6 or not short.isalpha():
-        return False
+        return
     for start in range(len(words)):
         for end in range(start + 1, min(start + 6, len(words) + 1)):
             run = words[start:end]
-            if word is not None and word not in run:
-                continue
             if len(run) == 1 and (len(short) > 4 or len(run[0]) < 8):
                 continue
             if len(run) > len(short):
                 break
             if _spells(short, run):
-                return True
-    return False
+                yield run
+
+
+def _abbreviates(short: str, words: list[str], word: str | None = None) -> bool:
+    """Whether `short` abbreviates a run of `words` (one that holds `word`, when given)."""
+    return any(word is None or word in run for run in _stands_for(short, words))
+
+
+# An abbreviation as it is written: letters only, two capitals or more ("HSCs", "CBT", "CI").
+_WRITTEN_SHORT = re.compile(r"\b(?=[A-Za-z]*[A-Z][A-Za-z]*[A-Z])[A-Za-z]{2,7}\b")
+
+
+def _stands_for(short: str, words: list[str]) -> list[list[str]]:
+    """The runs of content words among `words` that an abbreviation stands for: the runs whose
+    initials it is, when there are any ("MSCs" is "mesenchymal stem cells", then never
+    "microscopy"), else the runs it spells ("IL" for "interleukin", "CDCA")."""
+    runs = [run for run in _spelled_runs(short, words) if not set(run) & _STOP_WORDS]
+    by_initials = [run for run in runs if _initials(short, run)]
+    return by_initials or runs
+
+
+def _initials(short: str, run: list[str]) -> bool:
+    """Whether `short` is the initials of a run of two words or more ("HSCs", "CBT")."""
+    return len(run) >= 2 and "".join(word[0] for word in run) == _bare(short)
+
+
+def _initials_of(short: str, words: list[str]) -> list[str] | None:
+    """The run of content words whose initials `short` is: the strict form that lets an
+    abbreviation count as the words themselves. Never where the words use `short` itself
+    (then it is that), nor a run holding a direction word (an abbreviation names a thing, not
+    a change in it: "TCR" is not "T cells reduce")."""
+    if _uses(words, short):
+        return None
+    return next(
+        (
+            run
+            for run in _stands_for(short, words)
+            if _initials(short, run) and not any(on_one_scale(word, word) for word in run)
+        ),
+        None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Abbreviated:
+    """A claim and a sentence with one abbreviation where one abbreviates what the other spells
+    out, and the claim's words the sentence states by an abbreviation (they count as stated)."""
+
+    claim: str
+    sentence: str
+    stated: frozenset[str]
+
+
+def abbreviated_alike(claim: str, sentence: str) -> Abbreviated:
+    """The claim and the sentence with one abbreviation for the words it stands for where one
+    of them abbreviates what the other spells out: the claim's "hematopoietic stem cells" read
+    as the sentence's "HSCs", the sentence's "cognitive behavioural therapy" as the claim's
+    "CBT". A reader takes an abbreviation for the words it stands for; every rule then compares
+    the same words, and no side grows longer than it was written."""
+    claim_words, sentence_words = tokens(claim), tokens(sentence)
+    stated: set[str] = set()
+    for short in set(_WRITTEN_SHORT.findall(sentence)):
+        run = _initials_of(normalize(short), claim_words)
+        if run is not None:
+            claim = _shortened(claim, run, short)
+            stated.update(run)
+    # An alias the claim gives in parentheses ("neutrophil extracellular traps (NETs)") is the
+    # claim's own: its words before it are what it claims.
+    for short in set(_WRITTEN_SHORT.findall(re.sub(r"\([^()]*\)", " ", claim))):
+        run = _initials_of(normalize(short), sentence_words)
+        if run is not None:
+            sentence = _shortened(sentence, run, short)
+    return Abbreviated(claim, sentence, frozenset(stated))
+
+
+def _shortened(text: str, run: list[str], short: str) -> str:
+    """The text with the run of words written as its abbreviation."""
+    spelled = r"\W+".join(re.escape(word) for word in run)
+    return re.sub(rf"\b{spelled}\b", short, text, flags=re.IGNORECASE)
 
 
 # A name: a word with letters and digits ("TMEM27", "p53"), three capitals or more ("HPV", not
