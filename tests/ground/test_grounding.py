@@ -566,6 +566,13 @@ def test_sources_that_cannot_be_read_are_not_judged(tmp_path: Path) -> None:
             GroundingStatus.SUPPORTED,
             "",
         ),
+        # A word put in the place of one of two alike words is still put in its place.
+        (
+            "The wide model may be unnecessarily wide for such a wide corpus.",
+            "The wide model may be unnecessarily narrow for such a wide corpus.",
+            GroundingStatus.UNSUPPORTED,
+            "the source says 'narrow' where the claim says 'wide'",
+        ),
         # An abbreviation is the words it stands for, either way round ...
         (
             "Bone marrow stromal cells divide asymmetrically in culture.",

@@ -19,6 +19,7 @@ knows — is a *substitution*: no evidence against the writer, but no support ei
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -92,8 +93,8 @@ class _Slot:
     stated: list[str]
     claim_words: list[str]
     sentence_words: list[str]
-    claim_stems: set[str]
-    sentence_stems: set[str]
+    claim_stems: Counter[str]
+    sentence_stems: Counter[str]
 
 
 def _difference(slot: _Slot, entities: set[str], lexicon: Lexicon) -> str:
@@ -125,13 +126,17 @@ def _difference(slot: _Slot, entities: set[str], lexicon: Lexicon) -> str:
 
 
 def _replacements(slot: _Slot) -> list[tuple[str, str]]:
-    """(claim word, sentence word) pairs of a slot where each is absent from the other side."""
+    """(claim word, sentence word) pairs of a slot where each side says its word more often
+    than the other side does: "DCs and ILCs" against "ILCs and DCs" is word order, but
+    "unnecessarily small for this small dataset" against "unnecessarily large for this small
+    dataset" puts 'large' in the place of one 'small'."""
+    claimed, stated = slot.claim_stems, slot.sentence_stems
     return [
         (word, other)
         for word in slot.claimed
-        if stem(word) not in slot.sentence_stems
+        if claimed[stem(word)] > stated[stem(word)]
         for other in slot.stated
-        if stem(other) not in slot.claim_stems and stem(word) != stem(other)
+        if stated[stem(other)] > claimed[stem(other)] and stem(word) != stem(other)
     ]
 
 
@@ -198,8 +203,8 @@ def _slots(
             sentence_words[j1:j2],
             claim_words,
             sentence_words,
-            set(claim_stems),
-            set(sentence_stems),
+            Counter(claim_stems),
+            Counter(sentence_stems),
         )
         found = _difference(slot, entities, lexicon)
         if found:
