@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -11,11 +12,15 @@ from citecore.cli import main
 from citecore.errors import OptionsError
 from citecore.model import FindingKind
 from citecore.options import (
+    DECLARED,
+    Declared,
+    Options,
     ReportFormat,
     build_options,
     environment_layer,
     project_layer,
     resolve_options,
+    values,
 )
 from citecore.policy import failing_kinds
 from tests.conftest import run_pandoc
@@ -170,3 +175,59 @@ def test_paths_in_citecheck_toml_are_relative_to_the_file(tmp_path: Path) -> Non
     assert options.sources == tmp_path / "pdfs"
     assert options.pool == tmp_path / "pool.json"
     assert options.cache == Path("/var/cache/cc.sqlite3")  # absolute stays as written
+
+
+def test_every_field_of_options_is_filled_by_one_declared_option() -> None:
+    targets = [declared.target for declared in DECLARED]
+    assert len(targets) == len(set(targets))
+    assert set(targets) == {f.name for f in fields(Options)} - {"today", "problems"}
+
+
+def _refused(declared: Declared) -> str | None:
+    """A value the option's reader refuses, if it refuses any we try."""
+    for value in ("maybe", "abc", "-1"):
+        try:
+            declared.read(declared.name, value)
+        except OptionsError:
+            return value
+    return None
+
+
+@pytest.fixture
+def checkable(tmp_path: Path) -> Path:
+    """A document that checks clean offline without verification."""
+    (tmp_path / "refs.bib").write_text(
+        "@article{a, title={A Title}, author={Doe, Jane}, year={2020}, journal={J}}\n",
+        encoding="utf-8",
+    )
+    document = tmp_path / "t.md"
+    document.write_text("---\nbibliography: refs.bib\n---\n\nText [@a].\n", encoding="utf-8")
+    return document
+
+
+@pytest.mark.parametrize("declared", DECLARED, ids=lambda declared: declared.name)
+def test_a_bad_value_of_any_option_is_exit_2_wherever_it_is_given(
+    declared: Declared,
+    checkable: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bad = _refused(declared)
+    if bad is None:  # free text: a name, an address, a path
+        assert declared.read in (values.text, values.path, values.names)
+        return
+    command = ["check", str(checkable), "--offline", "--no-verify", "-f", "json"]
+    assert main(command) == 0
+    capsys.readouterr()
+    environment = f"CITECHECK_{declared.name.upper()}"
+    monkeypatch.setenv(environment, bad)
+    assert main(command) == 2, environment
+    said = capsys.readouterr()
+    assert f"option {declared.name.replace('_', '-')}" in said.out + said.err
+    monkeypatch.delenv(environment)
+    flag = declared.flag
+    if flag is not None and flag.switch is None and declared.name != "grobid":
+        assert main([*command, flag.spelling, bad]) == 2, flag.spelling
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1, lines
+        assert lines[0].startswith(f"citecheck: error: option {declared.name.replace('_', '-')}")

@@ -15,6 +15,7 @@ from citecore.cli.flags import (
     Commands,
     bibliography_option,
     cli_layer,
+    option_flags,
     registry_flags,
     report_flags,
 )
@@ -22,7 +23,7 @@ from citecore.cli.inputs import document_for
 from citecore.fetch.local import source_files
 from citecore.files import write_atomically
 from citecore.model import CheckResult
-from citecore.options import JudgeKind, Options, ReportFormat, resolve_options
+from citecore.options import Options, ReportFormat, resolve_options
 from citecore.pandoc.metadata import metadata_options
 from citecore.pandoc.reader import read_markdown
 from citecore.policy import exit_status, failing_findings
@@ -69,70 +70,23 @@ def _document_command(
     check.add_argument("document", type=Path, help=document_help)
     bibliography_option(check)
     report_flags(check, REPORT_FORMATS)
-    check.add_argument(
-        "--strict",
-        action="store_true",
-        default=None,
-        help="exit 1 on error-level findings (the command line's default)",
-    )
+    option_flags(check, "strict")
     registry_flags(check)
-    check.add_argument(
-        "--no-verify",
-        dest="verify",
-        action="store_false",
-        default=None,
-        help="skip registry verification (local checks only)",
-    )
-    check.add_argument(
-        "--ground",
-        action="store_true",
-        default=None,
-        help="check that each cited source supports its claim (local judge)",
-    )
-    check.add_argument(
-        "--sources",
-        type=Path,
-        metavar="DIR",
-        help="folder of source files named <key>.pdf|.md|.txt",
-    )
-    check.add_argument(
-        "--pool", type=Path, metavar="POOL.json", help="the literature pool the document must cover"
-    )
-    check.add_argument(
-        "--pool-threshold",
-        type=float,
-        metavar="SHARE",
-        help="share of the pool the document must cite (default 0.9)",
-    )
-    check.add_argument(
-        "--cutoff",
-        metavar="YYYY[-MM[-DD]]",
-        help="cited works must be published strictly before this date",
-    )
-    check.add_argument(
-        "--judge",
-        choices=[kind.value for kind in JudgeKind],
-        help="who judges support (turns --ground on; default: gemini with a key, else local)",
-    )
-    check.add_argument("--judge-url", metavar="URL", help="an OpenAI-compatible endpoint")
-    check.add_argument("--judge-model", metavar="NAME", help="the judge's model name")
-    check.add_argument(
-        "--retry-model",
-        metavar="NAME",
-        help="ask UNSUPPORTED and UNCONFIRMED claims again with this (stronger) Gemini model",
-    )
-    check.add_argument(
-        "--sequential",
-        action="store_true",
-        default=None,
-        help="one model call at a time instead of one batch",
-    )
-    check.add_argument("--limit", type=int, metavar="N", help="judge at most N citations")
-    check.add_argument(
-        "--dry-run",
-        action="store_true",
-        default=None,
-        help="print the questions a judge would get, make no call",
+    option_flags(
+        check,
+        "verify",
+        "ground",
+        "sources",
+        "pool",
+        "pool_threshold",
+        "cutoff",
+        "judge",
+        "judge_url",
+        "judge_model",
+        "retry_model",
+        "sequential",
+        "limit",
+        "dry_run",
     )
     return check
 

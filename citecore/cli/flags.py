@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from citecore.errors import CitecheckError
+from citecore.options.declared import BY_NAME, DECLARED
 from citecore.report.files import format_for_file, suffix_names
 
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -42,47 +43,30 @@ def report_flags(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> N
     parser.add_argument("--only", choices=["issues"], help="leave out information-level rows")
 
 
+def option_flags(parser: argparse.ArgumentParser, *names: str) -> None:
+    """The command-line flags of the named options, as `citecore.options.declared` spells and
+    explains them; each value is read (and refused, exit 2) by the option's own reader."""
+    for name in names:
+        declared = BY_NAME[name]
+        flag = declared.flag
+        assert flag is not None, f"option {name} has no command-line flag"
+        spellings = [s for s in (flag.short, flag.spelling) if s]
+        if flag.switch is None:
+            parser.add_argument(*spellings, dest=name, metavar=flag.metavar, help=declared.meaning)
+        else:
+            parser.add_argument(
+                *spellings,
+                dest=name,
+                action="store_true" if flag.switch else "store_false",
+                default=None,
+                help=declared.meaning,
+            )
+
+
 def registry_flags(parser: argparse.ArgumentParser) -> None:
     """How the registries are asked: offline, cache, refresh, contact, timeout, snapshot."""
-    parser.add_argument(
-        "--fail-on",
-        metavar="KIND[,KIND…]",
-        help="finding kinds that fail the run (`errors` for every error kind, `outage`)",
-    )
-    parser.add_argument(
-        "--offline",
-        action="store_true",
-        default=None,
-        help="no network: cached registry answers only",
-    )
-    parser.add_argument(
-        "--cache", type=Path, metavar="PATH", help="cache database (default: the user cache)"
-    )
-    parser.add_argument(
-        "--refresh",
-        action="store_true",
-        default=None,
-        help="ask the registries again, ignoring cached answers",
-    )
-    parser.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
-    parser.add_argument(
-        "-q",
-        "--quiet",
-        action="store_true",
-        default=None,
-        help="print only the findings that fail the run",
-    )
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        metavar="SECONDS",
-        help="per-request timeout for the registries (default 20)",
-    )
-    parser.add_argument(
-        "--snapshot",
-        type=Path,
-        metavar="FILE",
-        help="a local snapshot of registry records, asked first",
+    option_flags(
+        parser, "fail_on", "offline", "cache", "refresh", "email", "quiet", "timeout", "snapshot"
     )
 
 
@@ -116,13 +100,7 @@ def report_format(args: argparse.Namespace, formats: tuple[str, ...], default: s
 
 def cli_layer(args: argparse.Namespace) -> dict[str, Any]:
     """The options given on the command line (absent flags give nothing)."""
-    names = (
-        "strict", "fail_on", "offline", "cache", "quiet", "refresh", "verify", "email",
-        "snapshot", "timeout", "ground", "sources", "judge", "judge_url", "judge_model",
-        "retry_model", "sequential", "limit", "dry_run", "pool", "pool_threshold", "cutoff",
-        "grobid",
-    )  # fmt: skip
-    layer: dict[str, Any] = {name: getattr(args, name, None) for name in names}
+    layer: dict[str, Any] = {d.name: getattr(args, d.name, None) for d in DECLARED if d.flag}
     layer["bibliography"] = getattr(args, "bib", None) or None
     layer["only_issues"] = True if getattr(args, "only", None) == "issues" else None
     chosen = getattr(args, "format", None)

@@ -6,7 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from citecore.cli.flags import Commands, cli_layer, cluster_flags, cluster_place, registry_flags
+from citecore.cli.flags import (
+    Commands,
+    cli_layer,
+    cluster_flags,
+    cluster_place,
+    option_flags,
+    registry_flags,
+)
 from citecore.errors import CitecheckError
 from citecore.options import resolve_options
 
@@ -45,11 +52,7 @@ def register(commands: Commands) -> None:
         action="store_true",
         help="continue the run whose state is in the output folder, skipping what it finished",
     )
-    screen.add_argument(
-        "--grobid",
-        metavar="URL",
-        help="read PDF reference lists with the GROBID server at URL (else citecheck's reader)",
-    )
+    option_flags(screen, "grobid")
     registry_flags(screen)
     screen.set_defaults(run=run_screen)
 

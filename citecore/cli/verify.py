@@ -16,6 +16,7 @@ from citecore.bibliography_check import (
 from citecore.cli.flags import (
     Commands,
     cli_layer,
+    option_flags,
     registry_flags,
     report_flags,
     report_format,
@@ -49,11 +50,7 @@ def register(commands: Commands) -> None:
         verify.add_argument(flag, default="", help="one reference given on the command line")
     report_flags(verify, _FORMATS)
     registry_flags(verify)
-    verify.add_argument(
-        "--grobid",
-        metavar="URL",
-        help="read PDF reference lists with the GROBID server at URL (else citecheck's reader)",
-    )
+    option_flags(verify, "grobid")
     verify.add_argument(
         "--resume",
         type=Path,
