@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from dataclasses import fields
 from pathlib import Path
@@ -9,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from citecore.cli import main
+from citecore.cli.app import build_parser
 from citecore.errors import OptionsError
 from citecore.model import FindingKind
 from citecore.options import (
@@ -193,6 +196,19 @@ def _refused(declared: Declared) -> str | None:
     return None
 
 
+def _command_with(flag: str, document: Path) -> list[str]:
+    """A command line, offline, of a command that takes `flag`."""
+    for command in (["check"], ["verify"], ["sources", "fetch"]):
+        parser = build_parser()
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                parser.parse_args([*command, str(document), flag, "x"])
+        except SystemExit:
+            continue
+        return [*command, str(document), "--offline"]
+    raise AssertionError(f"no command takes {flag}")
+
+
 @pytest.fixture
 def checkable(tmp_path: Path) -> Path:
     """A document that checks clean offline without verification."""
@@ -226,8 +242,9 @@ def test_a_bad_value_of_any_option_is_exit_2_wherever_it_is_given(
     assert f"option {declared.name.replace('_', '-')}" in said.out + said.err
     monkeypatch.delenv(environment)
     flag = declared.flag
-    if flag is not None and flag.switch is None and declared.name != "grobid":
-        assert main([*command, flag.spelling, bad]) == 2, flag.spelling
+    if flag is not None and flag.switch is None:
+        typed = _command_with(flag.spelling, checkable)
+        assert main([*typed, flag.spelling, bad]) == 2, flag.spelling
         lines = capsys.readouterr().err.strip().splitlines()
         assert len(lines) == 1, lines
         assert lines[0].startswith(f"citecheck: error: option {declared.name.replace('_', '-')}")

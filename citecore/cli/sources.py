@@ -9,7 +9,7 @@ from pathlib import Path
 
 from citecore.api import check_latex_file, check_markdown_file
 from citecore.bib.loader import load_bibliographies
-from citecore.cli.flags import Commands, bibliography_option
+from citecore.cli.flags import Commands, bibliography_option, cli_layer, option_flags
 from citecore.cli.inputs import document_for, is_bibliography
 from citecore.fetch.local import source_files
 from citecore.fetch.manifest import manifest_path
@@ -39,8 +39,7 @@ def register(commands: Commands) -> None:
         metavar="DIR",
         help="where to store them (default: sources/ beside the document)",
     )
-    fetch.add_argument("--email", metavar="ADDR", help="contact address sent to the hosts")
-    fetch.add_argument("--cache", type=Path, metavar="PATH", help="cache database")
+    option_flags(fetch, "email", "cache")
     fetch.add_argument(
         "--refresh",
         action="store_true",
@@ -50,19 +49,7 @@ def register(commands: Commands) -> None:
     fetch.add_argument(
         "--offline", action="store_true", default=None, help="no network: the Zotero library only"
     )
-    fetch.add_argument(
-        "--no-zotero",
-        dest="zotero",
-        action="store_false",
-        default=None,
-        help="do not look in the Zotero library",
-    )
-    fetch.add_argument(
-        "--zotero-url", metavar="URL", help="Zotero's local API (default http://localhost:23119)"
-    )
-    fetch.add_argument(
-        "--zotero-data", type=Path, metavar="DIR", help="Zotero's data folder (default ~/Zotero)"
-    )
+    option_flags(fetch, "zotero", "zotero_url", "zotero_data")
     fetch.set_defaults(run=run_fetch)
 
 
@@ -93,18 +80,8 @@ def _cited(
 
 def run_fetch(args: argparse.Namespace) -> int:
     """Fetch, print one line per key stored or still missing; exit 1 when any is missing."""
-    layer = {
-        "sources": args.sources,
-        "email": args.email,
-        "cache": args.cache,
-        "refresh": args.refresh,
-        "offline": args.offline,
-        "zotero": args.zotero,
-        "zotero_url": args.zotero_url,
-        "zotero_data": args.zotero_data,
-    }
     folder = args.input.parent
-    options = resolve_options({k: v for k, v in layer.items() if v is not None}, folder=folder)
+    options = resolve_options(cli_layer(args), folder=folder)
     references, bibliography, undefined = _cited(args.input, args.bib)
     folders = [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
     target = options.sources or folder / DEFAULT_SOURCES

@@ -202,9 +202,25 @@ DECLARED: tuple[Declared, ...] = (
         Flag("--grobid", metavar="URL"),
     ),
     Declared("fetch_sources", values.boolean, "fetch open-access copies of cited sources"),
-    Declared("zotero", values.boolean, "look for sources in the writer's Zotero library"),
-    Declared("zotero_url", values.url, "Zotero's local API"),
-    Declared("zotero_data", values.path, "Zotero's data folder", path=True),
+    Declared(
+        "zotero",
+        values.boolean,
+        "do not look in the Zotero library",
+        Flag("--no-zotero", switch=False),
+    ),
+    Declared(
+        "zotero_url",
+        values.url,
+        "Zotero's local API (default http://localhost:23119)",
+        Flag("--zotero-url", metavar="URL"),
+    ),
+    Declared(
+        "zotero_data",
+        values.path,
+        "Zotero's data folder (default ~/Zotero)",
+        Flag("--zotero-data", metavar="DIR"),
+        path=True,
+    ),
 )
 
 BY_NAME = {declared.name: declared for declared in DECLARED}
