@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from citecore.bibliography_check import verify_files
+from citecore.api.bibliography import verify_files
 from citecore.options import resolve_options
 from citecore.registries.snapshot import Snapshot, build_snapshot
 from citecore.screen.run import ScreenSettings, cluster_client, screen

@@ -42,7 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "citecore.pool.bibtex",
     ),
     ("citecore.report", "citecore.annotate"),
-    ("citecore.api", "citecore.bibliography_check", "citecore.screen"),
+    ("citecore.api", "citecore.screen"),
     (
         "citecore.cli",
         "citecore.lsp",

@@ -210,7 +210,7 @@ def test_a_bug_is_one_line_and_exit_70_unless_debugging(
     def broken(*_: object, **__: object) -> None:
         raise RuntimeError("injected failure")
 
-    monkeypatch.setattr("citecore.api.check_document", broken)
+    monkeypatch.setattr("citecore.api.markdown.check_document", broken)
     assert main(["check", str(problems / "paper.md")]) == 70
     err = capsys.readouterr().err
     assert err == (

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from citecore.api import check_latex_file, check_markdown_file
-from citecore.bibliography_check import verify_files
+from citecore.api.bibliography import verify_files
 from citecore.cli.flags import Commands, cli_layer
 from citecore.extract.latex_root import main_files_for
 from citecore.options import resolve_options

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from citecore.bibliography_check import (
+from citecore.api.bibliography import (
     is_reference_list,
     single_reference,
     verify_files,

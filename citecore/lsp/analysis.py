@@ -18,8 +18,8 @@ from typing import Any
 import yaml
 
 from citecore.api import check_citations
+from citecore.api.bibliography import verify_bibliography
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
-from citecore.bibliography_check import verify_bibliography
 from citecore.cache import Cache
 from citecore.errors import CitecheckError
 from citecore.extract.latex import ProjectMacros, extract_latex, project_macros

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from citecore.api import check_latex_file, check_markdown_file
-from citecore.bibliography_check import load_inputs, verify_bibliography
+from citecore.api.bibliography import load_inputs, verify_bibliography
 from citecore.model import (
     Bibliography,
     CheckResult,
