@@ -3,7 +3,7 @@
 proportions, real (written from a record), corrupted (a record with its year shifted or a title
 word replaced) or fabricated (a title and authors that no record has). Deterministic per seed.
 
-Used by tests/test_screen_snapshot.py at small scale and bench/screen_scale.py at millions.
+Used by tests/screen/test_screen_snapshot.py at small scale and bench/screen_scale.py at millions.
 """
 
 from __future__ import annotations

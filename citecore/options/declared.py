@@ -2,8 +2,8 @@
 in the environment), the Options field it fills, how its value is read, what it means, and how
 the command line spells it. The environment layer, the project file's paths, the options that
 ask for grounding, the command-line flags and `cli_layer` are all read from this table; adding
-an option is one entry here and one field of `Options` (tests/test_options.py holds the two to
-each other)."""
+an option is one entry here and one field of `Options` (tests/options/test_options.py holds the
+two to each other)."""
 
 from __future__ import annotations
 

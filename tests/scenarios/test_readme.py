@@ -19,8 +19,8 @@ import yaml
 from citecore.model import FindingKind
 from citecore.options import OPTION_NAMES
 from tests.paths import CASES, REPO
+from tests.pool.test_pool import POOL
 from tests.readme_blocks import readme_blocks
-from tests.test_pool import POOL
 
 # Commands the test does not run, and why (each must still be in the README as written).
 NOT_RUN = {
