@@ -31,3 +31,7 @@ def test_importing_citecore_loads_no_pipeline() -> None:
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError):
         citecore.no_such_name  # noqa: B018
+
+
+def test_all_names_what_the_homes_place() -> None:
+    assert set(citecore.__all__) == {"__version__", *citecore._HOMES}
