@@ -573,6 +573,14 @@ def test_sources_that_cannot_be_read_are_not_judged(tmp_path: Path) -> None:
             GroundingStatus.UNSUPPORTED,
             "the source says 'narrow' where the claim says 'wide'",
         ),
+        # A remark in parentheses names what it names (an alias is a short parenthesis).
+        (
+            "The simplest approach solves each column alone (the independent strategy; Gaussian "
+            "elimination).",
+            "The simplest approach solves each column alone (the independent strategy).",
+            GroundingStatus.UNCONFIRMED,
+            "never names gaussian",
+        ),
         # An abbreviation is the words it stands for, either way round ...
         (
             "Bone marrow stromal cells divide asymmetrically in culture.",

@@ -188,7 +188,9 @@ def _names(claim: str) -> set[str]:
     """The names a claim gives, folded as tokens are; an alias in parentheses ("zidovudine
     (AZT)") is not another name, and a headline in title case or capitals names nothing by its
     capitals."""
-    plain = re.sub(r"\([^()]*\)", " ", claim)
+    # An alias is a short parenthesis ("(AZT)", "(HSCT-T)"); a remark in parentheses ("the
+    # independent strategy; Figure 1") names what it names.
+    plain = re.sub(r"\(\s*[^()\s;,]+(?:\s+[^()\s;,]+){0,2}\s*\)", " ", claim)
     words = plain.split()
     headline = sum(w[:1].isupper() for w in words) * 2 >= len(words)
     names = set()
