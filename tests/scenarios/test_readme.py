@@ -198,3 +198,11 @@ def test_the_other_blocks_are_what_they_say() -> None:
             if isinstance(data, dict) and "repos" in data:  # pre-commit's
                 ids = {h["id"] for r in data["repos"] for h in r["hooks"]}
                 assert ids <= {h["id"] for h in hooks}
+        elif block.language == "python":  # run as a reader would, from the checkout, offline
+            subprocess.run(
+                [sys.executable, "-c", block.text],
+                cwd=REPO,
+                env={**os.environ, "CITECHECK_OFFLINE": "1"},
+                check=True,
+                capture_output=True,
+            )
