@@ -52,14 +52,16 @@ def option_flags(parser: argparse.ArgumentParser, *names: str) -> None:
         assert flag is not None, f"option {name} has no command-line flag"
         spellings = [s for s in (flag.short, flag.spelling) if s]
         if flag.switch is None:
-            parser.add_argument(*spellings, dest=name, metavar=flag.metavar, help=declared.meaning)
+            parser.add_argument(
+                *spellings, dest=name, metavar=flag.metavar, help=flag.says or declared.meaning
+            )
         else:
             parser.add_argument(
                 *spellings,
                 dest=name,
                 action="store_true" if flag.switch else "store_false",
                 default=None,
-                help=declared.meaning,
+                help=flag.says or declared.meaning,
             )
 
 

@@ -24,6 +24,7 @@ class Flag:
     switch: bool | None = None  # True: sets the option on; False: off; None: takes a value
     metavar: str = ""
     short: str = ""  # a one-letter spelling too ("-q")
+    says: str = ""  # what the flag does, where that is not the option's meaning ("--no-verify")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +93,8 @@ DECLARED: tuple[Declared, ...] = (
     Declared(
         "verify",
         values.boolean,
-        "skip registry verification (local checks only)",
-        Flag("--no-verify", switch=False),
+        "check each cited reference against the registries",
+        Flag("--no-verify", switch=False, says="skip registry verification (local checks only)"),
     ),
     Declared(
         "email",
@@ -205,8 +206,8 @@ DECLARED: tuple[Declared, ...] = (
     Declared(
         "zotero",
         values.boolean,
-        "do not look in the Zotero library",
-        Flag("--no-zotero", switch=False),
+        "look for sources in the writer's Zotero library",
+        Flag("--no-zotero", switch=False, says="do not look in the Zotero library"),
     ),
     Declared(
         "zotero_url",
