@@ -6,14 +6,14 @@ formats are left unchanged. Only findings at warning level or above are shown in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import importlib
+from typing import TYPE_CHECKING
 
-import panflute as pf
-
-from citecore.annotate import docx, html, latex
 from citecore.annotate.checked import DocumentCheck
-from citecore.annotate.flags import Flag, flags_for
-from citecore.extract.markdown import CiteGroup
+from citecore.annotate.flags import flags_for
+
+if TYPE_CHECKING:
+    import panflute as pf
 
 _LATEX_FORMATS = {"latex", "beamer", "pdf"}
 _HTML_FORMATS = {
@@ -48,13 +48,9 @@ def output_family(output_format: str) -> str | None:
 def annotate(doc: pf.Doc, check: DocumentCheck, output_format: str) -> int:
     """Decorate every flagged citation of `doc` for `output_format`; return how many."""
     family = output_family(output_format)
-    annotators: dict[str, Callable[[pf.Doc, Sequence[tuple[CiteGroup, Flag]]], None]] = {
-        "latex": latex.annotate,
-        "html": html.annotate,
-        "docx": docx.annotate,
-    }
     if family is None:
         return 0
     flagged = flags_for(check)
-    annotators[family](doc, flagged)
+    # Each format's writer is loaded for its own format only: a build writes one.
+    importlib.import_module(f"citecore.annotate.{family}").annotate(doc, flagged)
     return len(flagged)

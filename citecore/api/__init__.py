@@ -9,10 +9,33 @@
   one reference given on the command line: `verify_one`.
 """
 
-from citecore.api.bibliography import verify_bibliography, verify_files, verify_one
-from citecore.api.latex import check_latex_file
-from citecore.api.markdown import check_document, check_markdown_document, check_markdown_file
-from citecore.api.pipeline import check_citations
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from citecore.api.bibliography import verify_bibliography, verify_files, verify_one
+    from citecore.api.latex import check_latex_file
+    from citecore.api.markdown import (
+        check_document,
+        check_markdown_document,
+        check_markdown_file,
+    )
+    from citecore.api.pipeline import check_citations
+
+# Where each entry lives; a shell loads only the job it runs (the filter needs no LaTeX reader
+# and no reference-list parser, whose patterns cost a build ~20 ms to compile).
+_HOMES = {
+    "check_citations": "citecore.api.pipeline",
+    "check_document": "citecore.api.markdown",
+    "check_latex_file": "citecore.api.latex",
+    "check_markdown_document": "citecore.api.markdown",
+    "check_markdown_file": "citecore.api.markdown",
+    "verify_bibliography": "citecore.api.bibliography",
+    "verify_files": "citecore.api.bibliography",
+    "verify_one": "citecore.api.bibliography",
+}
 
 __all__ = [
     "check_citations",
@@ -24,3 +47,13 @@ __all__ = [
     "verify_files",
     "verify_one",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """An entry, loaded from its module when first asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'citecore.api' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

@@ -28,9 +28,6 @@ from citecore.options import Options
 from citecore.pandoc.reader import read_markdown
 from citecore.verify import Verifier
 
-if TYPE_CHECKING:
-    pass
-
 logger = logging.getLogger(__name__)
 
 

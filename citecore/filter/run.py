@@ -20,7 +20,7 @@ import panflute as pf
 
 from citecore.annotate import annotate
 from citecore.annotate.checked import DocumentCheck
-from citecore.api import check_document
+from citecore.api.markdown import check_document
 from citecore.errors import CitecheckError, ExitCode, InputError
 from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from citecore.identifiers import arxiv_from_doi, is_short_doi
 from citecore.model import (
@@ -39,7 +40,6 @@ from citecore.registries import (
 from citecore.registries.http import Failure, RegistryClient, RegistryResponse, Status
 from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import RegistryRequest
-from citecore.registries.snapshot import Snapshot
 from citecore.verify.asked_ids import identifiers_to_ask
 from citecore.verify.compare import (
     TITLE_SIMILAR,
@@ -51,6 +51,10 @@ from citecore.verify.compare import (
     same_person,
 )
 from citecore.verify.venues import without_crossref_doi
+
+if TYPE_CHECKING:
+    # The snapshot's reader and title matching load only in a run that has one (registry.py).
+    from citecore.registries.snapshot import Snapshot
 
 _FLAGGED_UPDATES = {Update.RETRACTION, Update.WITHDRAWAL, Update.EXPRESSION_OF_CONCERN}
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 
 from pyiso4.ltwa import Abbreviate
 from rapidfuzz import fuzz
@@ -248,6 +248,8 @@ def _named_year(venue: str) -> int | None:
     return 2000 + int(short.group(1)) if short and int(short.group(1)) < 50 else None
 
 
+# A bibliography names few venues many times over: each is identified once per run.
+@lru_cache(maxsize=1024)
 def identify(venue: str) -> Venue:
     """The table conference a venue string names (by name or acronym), its track and year."""
     folded = fold(venue.replace("&", " and "))
