@@ -29,6 +29,9 @@ def pytest_configure(config: pytest.Config) -> None:
             f"the tests read the shared corpus at {CORPUS}, which does not exist: check out "
             "`shared/` beside the repository or point CITECHECK_SHARED at it"
         )
+    # Builds in the tests check in their own process: a build server would outlive the test
+    # that started it (tests/filter/test_server.py starts its own, in a folder of its own).
+    os.environ["CITECHECK_SERVER"] = "off"
     if "CITECHECK_PANDOC" not in os.environ:
         import pypandoc
 

@@ -20,6 +20,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "citecore.cache",
         "citecore.options",
         "citecore.files",
+        "citecore.logs",
     ),
     (
         "citecore.extract",

@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
-import argparse
-import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from citecore import __version__
 from citecore.cli import filter as filter_command
 from citecore.errors import CitecheckError, ExitCode
+
+if TYPE_CHECKING:
+    import argparse
 
 SUBCOMMANDS = (
     "render",
@@ -36,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     """Every command, each registered by its own module with the function that runs it."""
     # The command modules load the pipeline (~150 ms measured, python -X importtime): only a
     # command that needs it pays, never the filter's replay of an unchanged rebuild.
+    import argparse
+
     from citecore.cli import (
         ask,
         document,
@@ -74,22 +78,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parsed(args_list: list[str], as_filter: list[str] | None) -> argparse.Namespace:
+    """The command line parsed by the command's parser, with logging set up for it."""
+    from citecore.cli.render import parse_render  # light: argparse and the pandoc path
+    from citecore.logs import configure_logging
+
+    configure_logging()
+    if as_filter is not None:
+        return filter_command.parser().parse_args(as_filter)
+    rendered = parse_render(args_list)
+    if rendered is not None:
+        return rendered
+    return build_parser().parse_args(args_list)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run citecheck with `argv` (default: the process arguments); return the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(level=logging.WARNING, format="citecheck: %(message)s")
-    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its failures are our findings
     as_filter = filter_command.filter_arguments(args_list, SUBCOMMANDS)
-    from citecore.cli.render import parse_render  # light: argparse and the pandoc path
-
-    rendered = parse_render(args_list)
-    if as_filter is not None:
-        args = filter_command.parser().parse_args(as_filter)
-    elif rendered is not None:
-        args = rendered
-    else:
-        args = build_parser().parse_args(args_list)
+    # pandoc's plain `citecheck FORMAT`: no parser, no logging set up before a build server
+    # or the replay has had its chance (the common rebuild costs the least).
+    plain = filter_command.plain_call(as_filter) if as_filter is not None else None
     try:
+        if plain is not None:
+            return filter_command.run_plain(*plain)
+        args = _parsed(args_list, as_filter)
         status: int = args.run(args)
         return status
     except CitecheckError as exc:

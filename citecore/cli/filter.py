@@ -6,15 +6,14 @@ rebuild from the cache before anything heavy is loaded.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from citecore.filter.process import run_stdio
-
 if TYPE_CHECKING:
+    import argparse
+
     from citecore.cli.flags import Commands
 
 
@@ -25,6 +24,8 @@ def register(commands: Commands) -> None:
 
 def parser() -> argparse.ArgumentParser:
     """A parser for the filter alone, so that a filter call builds no other command."""
+    import argparse
+
     filter_parser = argparse.ArgumentParser(prog="citecheck filter")
     _arguments(filter_parser)
     return filter_parser
@@ -55,8 +56,39 @@ def filter_arguments(argv: Sequence[str], subcommands: Sequence[str]) -> list[st
     return None
 
 
+def plain_call(arguments: Sequence[str]) -> tuple[str, list[str]] | None:
+    """The output format and `--source` files of a filter call in one of the forms pandoc and
+    the Quarto shim write (`FORMAT`, `FORMAT --source FILE …`), read without a parser; None for
+    anything else (`--help`, a typo), which the filter's parser then reads and answers."""
+    formats: list[str] = []
+    sources: list[str] = []
+    words = iter(arguments)
+    for word in words:
+        if word == "--source":
+            value = next(words, None)
+            if value is None:
+                return None
+            sources.append(value)
+        elif word.startswith("--source="):
+            sources.append(word.removeprefix("--source="))
+        elif word.startswith("-"):
+            return None
+        else:
+            formats.append(word)
+    if len(formats) > 1:
+        return None
+    return (formats[0] if formats else "html", sources)
+
+
+def run_plain(output_format: str, sources: Sequence[str]) -> int:
+    """Filter pandoc's AST from stdin to stdout for `output_format`; the exit status."""
+    from citecore.filter.process import run_stdio
+
+    if sources:
+        os.environ["CITECHECK_SOURCE"] = os.pathsep.join(sources)
+    return run_stdio(output_format)
+
+
 def run_filter(args: argparse.Namespace) -> int:
     """Filter pandoc's AST from stdin to stdout; the exit status pandoc sees."""
-    if args.source:
-        os.environ["CITECHECK_SOURCE"] = os.pathsep.join(args.source)
-    return run_stdio(args.output_format)
+    return run_plain(args.output_format, args.source)

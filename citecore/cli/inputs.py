@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citecore.errors import InputError
-from citecore.pandoc.reader import MARKDOWN_SUFFIXES
+from citecore.pandoc.inputs import MARKDOWN_SUFFIXES
 
 _LATEX = {".tex", ".ltx"}
 _MARKDOWN = {*MARKDOWN_SUFFIXES, ".rmarkdown"}

@@ -1,9 +1,10 @@
 """The JSON-filter process: pandoc's AST in on stdin, the checked document out on stdout.
 
 An unchanged rebuild is replayed from the cache (`citecore.filter.replay`) before anything heavy is
-imported; otherwise the document is loaded with panflute, checked by `citecore.filter.run`, written
-back, and the run recorded for the next rebuild. `main(doc)` runs on a document in memory, which is
-how tests call the filter without pandoc.
+imported; otherwise a warm build server checks it when one is running (`citecore.filter.client`),
+or this process does: the document is loaded with panflute, checked by `citecore.filter.run`,
+written back, and the run recorded for the next rebuild. `main(doc)` runs on a document in
+memory, which is how tests call the filter without pandoc.
 """
 
 from __future__ import annotations
@@ -13,10 +14,8 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
-from citecore.cache import Cache
-from citecore.filter.replay import RecordedRun, dependencies_of, record, replay, run_key
 from citecore.pandoc.inputs import pandoc_input_files
 
 if TYPE_CHECKING:
@@ -24,10 +23,14 @@ if TYPE_CHECKING:
 
 
 class _Tee(io.StringIO):
-    """Writes to stderr and keeps a copy, so that a run's warnings can be replayed."""
+    """Writes to a stream and keeps a copy, so that a run's warnings can be replayed."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
 
     def write(self, text: str) -> int:
-        sys.stderr.write(text)
+        self.stream.write(text)
         return super().write(text)
 
 
@@ -37,37 +40,71 @@ def _cache_path() -> Path | None:
 
 
 def run_stdio(output_format: str) -> int:
-    """Filter pandoc's JSON AST from stdin to stdout; return the exit status for pandoc."""
+    """Filter pandoc's AST from stdin to stdout; return the exit status for pandoc."""
     ast = sys.stdin.buffer.read()
     inputs = pandoc_input_files()
+    from citecore.filter.client import served_run
+
+    served = served_run(ast, output_format, inputs)
+    if served is not None:
+        sys.stderr.write(served.stderr)
+        sys.stdout.write(served.stdout)
+        sys.stdout.flush()
+        return served.exit_code
+    from citecore.logs import configure_logging
+
+    configure_logging()
+    return replay_or_check(ast, output_format, inputs, sys.stdout, sys.stderr)
+
+
+def replay_or_check(
+    ast: bytes, output_format: str, inputs: Sequence[str], out: TextIO, err: TextIO
+) -> int:
+    """Replay the recorded run of this very build when nothing it read has changed, else check
+    it (`run_checked`); the exit status for pandoc. A build server runs this same function."""
+    from citecore.cache import Cache
+    from citecore.filter.replay import replay, run_key
+
     with Cache(_cache_path()) as cache:
         key = run_key(ast, [output_format], inputs, os.environ)
-        replayed = replay(cache, key)
+        replayed = replay(cache, key, out, err)
         if replayed is not None:
             return replayed
-        # Only now the pipeline (panflute, the checks: ~150 ms): a replayed rebuild needs none.
-        import panflute as pf
+    return run_checked(ast, output_format, inputs, key, out, err)
 
-        from citecore.filter.run import run_filter
 
-        doc = pf.load(io.StringIO(ast.decode("utf-8")))
-        stderr = _Tee()
-        outcome = run_filter(doc, output_format, inputs, stderr=stderr)
-        output = io.StringIO()
-        if outcome.exit_code == 0:
-            pf.dump(doc, output)
-        sys.stdout.write(output.getvalue())
-        sys.stdout.flush()
-        if outcome.check is not None:  # runs that failed before checking are not worth keeping
-            run = RecordedRun(
-                exit_code=outcome.exit_code,
-                stdout=output.getvalue(),
-                stderr=stderr.getvalue(),
-                reports={str(path): text for path, text in outcome.reports},
-                dependencies=dependencies_of(outcome.dependencies),
-            )
+def run_checked(
+    ast: bytes, output_format: str, inputs: Sequence[str], key: str, out: TextIO, err: TextIO
+) -> int:
+    """Check the document `ast`, write the checked AST to `out` and every warning to `err`, and
+    record the run under `key` for the next rebuild; return the exit status for pandoc. The
+    build server runs it through `replay_or_check`."""
+    # Only now the pipeline (panflute, the checks: ~150 ms): a replayed rebuild needs none.
+    import panflute as pf
+
+    from citecore.cache import Cache
+    from citecore.filter.replay import RecordedRun, dependencies_of, record
+    from citecore.filter.run import run_filter
+
+    doc = pf.load(io.StringIO(ast.decode("utf-8")))
+    stderr = _Tee(err)
+    outcome = run_filter(doc, output_format, inputs, stderr=stderr)
+    output = io.StringIO()
+    if outcome.exit_code == 0:
+        pf.dump(doc, output)
+    out.write(output.getvalue())
+    out.flush()
+    if outcome.check is not None:  # runs that failed before checking are not worth keeping
+        run = RecordedRun(
+            exit_code=outcome.exit_code,
+            stdout=output.getvalue(),
+            stderr=stderr.getvalue(),
+            reports={str(path): text for path, text in outcome.reports},
+            dependencies=dependencies_of(outcome.dependencies),
+        )
+        with Cache(_cache_path()) as cache:
             record(cache, key, run)
-        return outcome.exit_code
+    return outcome.exit_code
 
 
 def main(doc: pf.Doc | None = None, argv: Sequence[str] | None = None) -> pf.Doc | None:

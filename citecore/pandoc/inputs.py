@@ -11,7 +11,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from citecore.pandoc.reader import MARKDOWN_SUFFIXES
+# The suffixes of files pandoc reads as Markdown (R Markdown and Quarto included). Here, not in
+# the reader: a build's first steps need the table, not the reader's subprocess machinery.
+MARKDOWN_SUFFIXES = {".md", ".markdown", ".qmd", ".rmd", ".txt", ".mdown", ".mkd", ".pandoc"}
 
 # Pandoc options whose value is the next argument (the `--opt=value` form needs no entry); the
 # tests hold this list to `pandoc --help` of the pandoc installed.

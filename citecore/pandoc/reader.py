@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 
 from citecore.errors import DocumentParseError, PandocNotFoundError
 from citecore.extract.knitr import as_knitr_reads, is_knitr_source
+from citecore.pandoc.inputs import MARKDOWN_SUFFIXES
 
 if TYPE_CHECKING:
     import panflute as pf
 
 # Extensions pandoc cannot guess but that are Markdown to it (Quarto, R Markdown).
-MARKDOWN_SUFFIXES = {".md", ".markdown", ".qmd", ".rmd", ".txt", ".mdown", ".mkd", ".pandoc"}
 
 
 def pandoc_path() -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from citecore.errors import InputError
 from citecore.extract.latex_root import is_main_file
-from citecore.pandoc.reader import MARKDOWN_SUFFIXES
+from citecore.pandoc.inputs import MARKDOWN_SUFFIXES
 
 _BIBLIOGRAPHY_SUFFIXES = {".bib", ".bibtex", ".json", ".yaml", ".yml"}
 _LIST_SUFFIXES = {".txt", ".text"}

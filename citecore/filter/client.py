@@ -1,0 +1,128 @@
+"""A build's side of the build server: hand the check to a warm server, or start one.
+
+The first build that finds no server starts one in the background and checks in its own
+process; the builds after it send the server their AST, inputs, folder and environment and
+write back what it answers. Whatever goes wrong on the way (no server, a server that stops
+mid-answer, an unsafe socket directory) leaves the build to check in its own process: a server
+makes builds faster, never different.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from citecore.filter.wire import (
+    UnsafeSocketDirectoryError,
+    receive_frame,
+    send_frame,
+    server_address,
+    server_wanted,
+)
+
+_CONNECT_SECONDS = 1.0
+# A server that has not listened this long after its start is taken to have failed.
+_STARTING_SECONDS = 20.0
+
+
+class ServedRun(NamedTuple):
+    """A server's answer: the exit status, the checked AST and the warnings."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def served_run(ast: bytes, output_format: str, inputs: Sequence[str]) -> ServedRun | None:
+    """The run of a warm build server on this build, or None when this process must check
+    (servers off, none running yet — one is then started for the next build —, or it failed)."""
+    try:
+        if not server_wanted(os.environ):
+            return None
+        address = server_address(os.environ)
+    except (ValueError, UnsafeSocketDirectoryError, OSError) as exc:
+        print(
+            f"[WARNING] citecheck: no build server: {exc}; checking in this process",
+            file=sys.stderr,
+        )
+        return None
+    if address is None:
+        return None
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.settimeout(_CONNECT_SECONDS)
+        try:
+            connection.connect(str(address))
+        except (FileNotFoundError, ConnectionRefusedError):
+            start_server(address)
+            return None
+        connection.settimeout(None)  # a check may take minutes when registries are asked
+        return _exchange(connection, ast, output_format, inputs)
+    except (OSError, ValueError, KeyError, TypeError):  # the server failed: check here
+        return None
+    finally:
+        connection.close()
+
+
+def _exchange(
+    connection: socket.socket, ast: bytes, output_format: str, inputs: Sequence[str]
+) -> ServedRun | None:
+    request = {
+        "format": output_format,
+        "inputs": list(inputs),
+        "cwd": str(Path.cwd()),
+        "environ": dict(os.environ),
+        "umask": _umask(),
+    }
+    send_frame(connection, json.dumps(request).encode())
+    send_frame(connection, ast)
+    answer = json.loads(receive_frame(connection))
+    if not answer.get("checked"):
+        return None
+    stdout = receive_frame(connection).decode("utf-8")
+    return ServedRun(int(answer["exit_code"]), stdout, str(answer["stderr"]))
+
+
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def starting_mark(address: Path) -> Path:
+    """The file that says a server for `address` is being started (it warms up for a second
+    before it listens: the builds meanwhile start no other)."""
+    return address.with_name(address.name + ".starting")
+
+
+def start_server(address: Path) -> None:
+    """Start a build server for `address` in the background, detached from this build (its
+    own session, no terminal, no pipes of pandoc's), in the socket directory so that nothing of
+    the writer's folder shadows citecheck's modules; not when one is already starting."""
+    mark = starting_mark(address)
+    try:
+        if time.time() - mark.stat().st_mtime < _STARTING_SECONDS:
+            return
+    except FileNotFoundError:
+        pass
+    import subprocess  # only the build that starts a server
+
+    try:
+        mark.touch(mode=0o600)
+        subprocess.Popen(
+            [sys.executable, "-m", "citecore.filter.server", str(address)],
+            cwd=address.parent,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
+    except OSError:  # no server then: every build checks in its own process, as without one
+        return

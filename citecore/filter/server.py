@@ -1,0 +1,188 @@
+"""The build server: a warm process that checks builds for one user and one installation.
+
+A fresh filter process spends most of an edited rebuild importing the pipeline and compiling its
+patterns. The server imports it once, then forks a child for each build that connects: the child
+takes the build's folder, environment and umask, runs exactly what the filter would run in its
+own process (`citecore.filter.process.replay_or_check`) and sends back the exit status, the warnings
+and the checked AST. A child per build keeps builds apart (nothing of one build's environment or
+caches reaches another) and lets builds run side by side.
+
+The server answers only its own user (a private directory, and the peer's uid checked), exits
+after `CITECHECK_SERVER_IDLE` seconds without a build (default 900) or when another server took
+its address, and removes its socket when it goes. Run as `python -m citecore.filter.server PATH`
+by the first build that finds none (`citecore.filter.client`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import io
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from citecore.filter.process import replay_or_check
+from citecore.filter.wire import receive_frame, send_frame
+from citecore.logs import configure_logging
+
+IDLE_SWITCH = "CITECHECK_SERVER_IDLE"
+DEFAULT_IDLE_SECONDS = 900.0
+# How often a waiting server looks whether its address is still its own.
+_LOOK_SECONDS = 30.0
+
+
+def warm_up() -> None:
+    """Import what a check needs, so that no child pays for it."""
+    import asyncio  # noqa: F401  (imported for the children)
+
+    import httpx  # noqa: F401
+    import panflute  # noqa: F401
+
+    import citecore.bib.bibtex
+    import citecore.filter.run
+    import citecore.registries.http
+    import citecore.verify.resolve  # noqa: F401
+    from citecore.bib.latex_text import decode_latex
+
+    decode_latex("\\'e")  # builds pylatexenc's converter once
+    # Children share the warm heap copy-on-write; the collector of a child would touch (and so
+    # copy) every object of it: what is loaded now is kept out of its reach (~25 ms a build).
+    gc.collect()
+    gc.freeze()
+
+
+def idle_seconds(environ: Mapping[str, str]) -> float:
+    """How long the server waits for a build before it exits."""
+    try:
+        return max(0.1, float(environ.get(IDLE_SWITCH, DEFAULT_IDLE_SECONDS)))
+    except ValueError:
+        return DEFAULT_IDLE_SECONDS
+
+
+def serve(address: Path, idle: float) -> None:
+    """Listen at `address` until idle for `idle` seconds or replaced; fork a child per build."""
+    from citecore.filter.client import starting_mark
+
+    listener = _bind(address)
+    with contextlib.suppress(OSError):
+        starting_mark(address).unlink()
+    if listener is None:
+        return
+    own = address.stat().st_ino
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the system
+    deadline = time.monotonic() + idle
+    try:
+        while (remaining := deadline - time.monotonic()) > 0:
+            listener.settimeout(min(remaining, _LOOK_SECONDS))
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                if not _still_ours(address, own):
+                    return
+                continue
+            deadline = time.monotonic() + idle
+            if _peer_uid(connection) not in (None, os.getuid()):
+                connection.close()
+                continue
+            if os.fork() == 0:
+                listener.close()
+                _child(connection)
+            connection.close()
+    finally:
+        listener.close()
+        if _still_ours(address, own):
+            with contextlib.suppress(OSError):
+                address.unlink()
+
+
+def _bind(address: Path) -> socket.socket | None:
+    """A listening socket at `address`, or None when a live server already holds it (a stale
+    socket file, whose server is gone, is replaced)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(str(address))
+        return None  # another server answers there
+    except OSError:
+        with contextlib.suppress(FileNotFoundError):
+            address.unlink()
+    finally:
+        probe.close()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(str(address))
+        listener.listen(16)
+    except OSError:  # another server bound it first
+        listener.close()
+        return None
+    return listener
+
+
+def _still_ours(address: Path, inode: int) -> bool:
+    try:
+        return address.stat().st_ino == inode
+    except OSError:
+        return False
+
+
+def _peer_uid(connection: socket.socket) -> int | None:
+    """The connecting process's uid where the system tells it (Linux), else None."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return None
+    credentials = connection.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", credentials)
+    return int(uid)
+
+
+def _child(connection: socket.socket) -> None:
+    """Serve one build in this forked child, then exit without running the parent's exit
+    handlers."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the check's own subprocesses are waited for
+    status = 0
+    try:
+        _answer(connection)
+    except BaseException:  # the build checks in its own process when no answer came
+        status = 1
+    finally:
+        connection.close()
+        os._exit(status)
+
+
+def _answer(connection: socket.socket) -> None:
+    request = json.loads(receive_frame(connection))
+    ast = receive_frame(connection)
+    os.environ.clear()
+    os.environ.update(request["environ"])
+    time.tzset()  # "today" is the build's, in its time zone
+    os.chdir(request["cwd"])
+    os.umask(int(request["umask"]))
+    sys.argv = ["citecheck", request["format"]]
+    out, err = io.StringIO(), io.StringIO()
+    sys.stdout, sys.stderr = out, err
+    configure_logging(err, replace=True)  # as a build in its own process has it
+    try:
+        status = replay_or_check(ast, request["format"], request["inputs"], out, err)
+    except Exception:  # what a build in its own process does then, it does itself
+        send_frame(connection, json.dumps({"checked": False}).encode())
+        return
+    answer = {"checked": True, "exit_code": status, "stderr": err.getvalue()}
+    send_frame(connection, json.dumps(answer).encode())
+    send_frame(connection, out.getvalue().encode("utf-8"))
+
+
+def main() -> None:
+    """`python -m citecore.filter.server PATH`: warm up, then serve at PATH."""
+    address = Path(sys.argv[1])
+    warm_up()
+    serve(address, idle_seconds(os.environ))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""Where a warm build server listens, whether a build may use one, and how a request travels.
+
+A fresh filter process pays ~80 ms to import the pipeline before it checks anything; a build
+server keeps it imported (`citecore.filter.server`). Each server serves one user and one
+installation: its socket lives in a directory only that user can enter, named by a digest of
+the interpreter, citecheck's code and the installed packages, so that an upgrade or an edit of
+citecheck is never served by a process that loaded the old code. Messages are length-prefixed
+frames over the Unix socket. This module is imported by every build that reaches the check, so
+it stays light (no pipeline, no subprocess).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import site
+import socket
+import stat
+import struct
+import sys
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+
+from citecore import __version__
+
+SWITCH = "CITECHECK_SERVER"
+_ON = {"1", "true", "yes", "on"}
+_OFF = {"0", "false", "no", "off"}
+# sockaddr_un holds 108 bytes on Linux (104 on macOS).
+_MAX_SOCKET_PATH = 100
+_LENGTH = struct.Struct("!Q")
+
+
+class UnsafeSocketDirectoryError(Exception):
+    """The socket directory is not private to this user: no server is used."""
+
+
+def server_wanted(environ: Mapping[str, str]) -> bool:
+    """Whether this build may hand its check to a build server: yes unless `CITECHECK_SERVER`
+    says off, or (unset) the build runs in CI, where every build is a first one; never where
+    the system has no Unix sockets or fork. Raises ValueError for a value that is neither on
+    nor off (the build then checks in its own process)."""
+    if not hasattr(socket, "AF_UNIX") or not hasattr(os, "fork"):
+        return False
+    value = environ.get(SWITCH, "").strip().lower()
+    if value in _ON:
+        return True
+    if value in _OFF:
+        return False
+    if value:
+        raise ValueError(f"{SWITCH}={environ[SWITCH]!r} is neither on nor off")
+    return environ.get("CI", "").strip().lower() in {"", *_OFF}
+
+
+def socket_directory(environ: Mapping[str, str]) -> Path:
+    """This user's private directory of server sockets, made if absent; raises
+    UnsafeSocketDirectoryError when it exists but another user could enter it or it is a link."""
+    # Not tempfile.gettempdir(): its import costs every build ~3 ms.
+    base = environ.get("XDG_RUNTIME_DIR") or environ.get("TMPDIR") or "/tmp"
+    folder = Path(base) / f"citecheck-{os.getuid()}"
+    with contextlib.suppress(FileExistsError):
+        folder.mkdir(mode=0o700)
+    info = folder.lstat()
+    if (
+        not stat.S_ISDIR(info.st_mode)
+        or info.st_uid != os.getuid()
+        or info.st_mode & (stat.S_IRWXG | stat.S_IRWXO)
+    ):
+        raise UnsafeSocketDirectoryError(f"{folder} is not a directory private to this user")
+    return folder
+
+
+def installation_digest() -> str:
+    """A digest of what a server's answers depend on besides the request: the interpreter,
+    citecheck's version and every file of its code (an editable install changes in place), and
+    the package directories (installing or upgrading a dependency changes their listing)."""
+    package = Path(__file__).resolve().parents[1]
+    parts = [sys.executable, sys.version, __version__, str(package)]
+    for folder, _, files in os.walk(package):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = Path(folder, name)
+                parts.append(f"{path}:{path.stat().st_mtime_ns}")
+    for packages in site.getsitepackages():
+        try:
+            parts.append(f"{packages}:{Path(packages).stat().st_mtime_ns}")
+        except OSError:
+            continue
+    # A checksum, not a cryptographic hash: hashlib would cost every build ~3 ms to import,
+    # and a digest tells installations of one user apart, it guards against no adversary.
+    text = "\n".join(parts).encode()
+    return f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+
+
+def server_address(environ: Mapping[str, str]) -> Path | None:
+    """The socket of the server matching this installation, or None where a server cannot be
+    used (the path would be too long for a Unix socket)."""
+    path = socket_directory(environ) / f"{installation_digest()}.sock"
+    return path if len(os.fsencode(path)) <= _MAX_SOCKET_PATH else None
+
+
+def send_frame(connection: socket.socket, data: bytes) -> None:
+    """Send one frame: its length, then its bytes."""
+    connection.sendall(_LENGTH.pack(len(data)) + data)
+
+
+def receive_frame(connection: socket.socket) -> bytes:
+    """Receive one whole frame; raises ConnectionError when the peer closes before its end."""
+    (length,) = _LENGTH.unpack(_receive_exactly(connection, _LENGTH.size))
+    return _receive_exactly(connection, length)
+
+
+def _receive_exactly(connection: socket.socket, size: int) -> bytes:
+    chunks = bytearray()
+    while len(chunks) < size:
+        chunk = connection.recv(min(size - len(chunks), 1 << 20))
+        if not chunk:
+            raise ConnectionError("the peer closed the connection mid-message")
+        chunks += chunk
+    return bytes(chunks)
