@@ -103,26 +103,24 @@ def starting_mark(address: Path) -> Path:
 
 def start_server(address: Path) -> None:
     """Start a build server for `address` in the background, detached from this build (its
-    own session, no terminal, no pipes of pandoc's), in the socket directory so that nothing of
-    the writer's folder shadows citecheck's modules; not when one is already starting."""
+    own session, no terminal, no pipes of pandoc's); not when one is already starting."""
     mark = starting_mark(address)
     try:
         if time.time() - mark.stat().st_mtime < _STARTING_SECONDS:
             return
     except FileNotFoundError:
         pass
-    import subprocess  # only the build that starts a server
-
+    quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
     try:
         mark.touch(mode=0o600)
-        subprocess.Popen(
-            [sys.executable, "-m", "citecore.filter.server", str(address)],
-            cwd=address.parent,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            close_fds=True,
+        # Its own session (no terminal, no signal of the build's); -P: nothing of the writer's
+        # folder shadows citecheck's modules.
+        os.posix_spawn(
+            sys.executable,
+            [sys.executable, "-P", "-m", "citecore.filter.server", str(address)],
+            os.environ,
+            file_actions=quiet,
+            setsid=True,
         )
     except OSError:  # no server then: every build checks in its own process, as without one
         return

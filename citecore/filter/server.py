@@ -180,6 +180,7 @@ def _answer(connection: socket.socket) -> None:
 def main() -> None:
     """`python -m citecore.filter.server PATH`: warm up, then serve at PATH."""
     address = Path(sys.argv[1])
+    os.chdir(address.parent)  # holds no writer's folder while it waits
     warm_up()
     serve(address, idle_seconds(os.environ))
 

@@ -76,7 +76,9 @@ def installation_digest() -> str:
     citecheck's version and every file of its code (an editable install changes in place), and
     the package directories (installing or upgrading a dependency changes their listing)."""
     package = Path(__file__).resolve().parents[1]
-    parts = [sys.executable, sys.version, __version__, str(package)]
+    # The interpreter by what it is (`python` and `python3` name one) and the environment it runs.
+    interpreter = os.path.realpath(sys.executable)
+    parts = [interpreter, sys.prefix, sys.version, __version__, str(package)]
     for folder, _, files in os.walk(package):
         for name in sorted(files):
             if name.endswith(".py"):
