@@ -330,8 +330,9 @@ class ReferenceResult:
     mismatches: tuple[FieldMismatch, ...] = ()
     match: Match | None = None
     suggested: Match | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # for people: what a reader should know of the verdict
     sources: tuple[str, ...] = ()
+    open_access_url: str = ""  # a free copy of the matched work, where one was found
 
 
 @dataclass(frozen=True, slots=True)

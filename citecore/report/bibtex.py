@@ -29,10 +29,8 @@ def _fields(result: ReferenceResult, reference: Reference | None) -> list[tuple[
     fix = corrected_fields(reference, result) if reference is not None else ""
     if fix:
         fields.append(("cite_check_fix", fix))
-    prefix = "open-access copy: "
-    open_access = next((n[len(prefix) :] for n in result.notes if n.startswith(prefix)), "")
-    if open_access:
-        fields.append(("cite_check_oa", open_access))
+    if result.open_access_url:
+        fields.append(("cite_check_oa", result.open_access_url))
     return fields
 
 

@@ -196,6 +196,14 @@ class Comparison:
     notes: tuple[str, ...]
     unconfirmed_authors: tuple[Person, ...] = ()
     needs_published: bool = False
+    # The cited year one off the record's, as online-first and print years often are: no
+    # mismatch, unless another version of the work is of the cited year (resolve.py).
+    year_off_by_one: str = ""
+
+    @property
+    def remarks(self) -> tuple[str, ...]:
+        """Everything a reader is told besides the mismatches, the year's remark last."""
+        return (*self.notes, *([self.year_off_by_one] if self.year_off_by_one else []))
 
 
 _PREPRINT_VENUE = re.compile(r"^\s*(arxiv|corr|biorxiv|medrxiv|chemrxiv|ssrn|preprints?)\b", re.I)
@@ -244,9 +252,10 @@ def compare(reference: Reference, record: WorkRecord) -> Comparison:
     if numbered := [p for p in reference.authors if p.homonym]:
         names = ", ".join(f"{p.given} {p.family} {p.homonym}".strip() for p in numbered)
         notes.append(f"DBLP's homonym numbers are not part of the names compared ({names})")
+    year_off_by_one = ""
     if reference.year is not None and record.year is not None:
         if abs(reference.year - record.year) == 1:
-            notes.append(
+            year_off_by_one = (
                 f"year {reference.year} vs {record.year} in {record.source.value} "
                 "(online-first and print years often differ by one)"
             )
@@ -262,4 +271,11 @@ def compare(reference: Reference, record: WorkRecord) -> Comparison:
             mismatches.append(outcome)
         elif outcome:
             notes.append(outcome)
-    return Comparison(title, tuple(mismatches), tuple(notes), authors.unconfirmed, needs_published)
+    return Comparison(
+        title,
+        tuple(mismatches),
+        tuple(notes),
+        authors.unconfirmed,
+        needs_published,
+        year_off_by_one,
+    )

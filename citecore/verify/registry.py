@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Bump whenever compare.py or resolve.py would judge an unchanged entry differently.
-LOGIC_VERSION = "6"
+LOGIC_VERSION = "7"
 VERDICT_TTL = 30 * 24 * 3600.0
 _UNREACHABLE_NOTE = "registries unreachable: not checked"
 
@@ -145,12 +145,13 @@ class RegistryVerifier:
                 )
             )
             self.requests_sent += sum(client.sent.values())
-            results = [_unreachable(r) if client.network_down else r for r in results]
+            network_down = client.network_down
+            results = [_unreachable(r) if network_down else r for r in results]
             outage = _outage(client, results)
             if outage is not None:
                 self.outage = Outage.combined(self.outage, outage)
         for reference, result in zip(references, results, strict=True):
-            self._store(reference, result)
+            self._store(reference, result, network_down)
         return list(results)
 
     def _cached(self, references: Sequence[Reference]) -> dict[str, ReferenceResult]:
@@ -173,11 +174,11 @@ class RegistryVerifier:
                 logger.debug("stale verdict for %s: %s", reference.key, exc)
         return found
 
-    def _store(self, reference: Reference, result: ReferenceResult) -> None:
-        outage = (
-            result.verdict is ReferenceVerdict.ERROR
-            or (result.verdict is ReferenceVerdict.UNVERIFIABLE and self.settings.offline)
-            or _UNREACHABLE_NOTE in result.notes
+    def _store(self, reference: Reference, result: ReferenceResult, network_down: bool) -> None:
+        # What could not be asked is no verdict to keep: an outage, offline or with no network.
+        unasked = self.settings.offline or network_down
+        outage = result.verdict is ReferenceVerdict.ERROR or (
+            result.verdict is ReferenceVerdict.UNVERIFIABLE and unasked
         )
         if self.cache is not None and not outage and not self._closed:
             payload = json.dumps(to_data(result))

@@ -352,6 +352,7 @@ async def verify_reference(
                 result,
                 flags=result.flags | {ReferenceFlag.OA_URL},
                 notes=(*result.notes, f"open-access copy: {url}"),
+                open_access_url=url,
             )
     return result
 
@@ -663,8 +664,7 @@ def _version_years(lookup: _Lookup, record: WorkRecord, comparison: Comparison) 
         f"the {_kind(record)} ({_describe(record)}) is of {record.year}",
     )
     kept = tuple(m for m in comparison.mismatches if m.field != "year")
-    notes = tuple(n for n in comparison.notes if not n.startswith(f"year {year} vs"))
-    return replace(comparison, mismatches=(*kept, mismatch), notes=notes)
+    return replace(comparison, mismatches=(*kept, mismatch), year_off_by_one="")
 
 
 async def _confirm_authors(
@@ -770,8 +770,10 @@ def _result(
     flags = set(_flags(records, trail))
     if suggested is not None:
         flags.add(ReferenceFlag.SUGGESTED)
-    notes = list(trail.notes) + (list(comparison.notes) if comparison else [])
-    notes += [f"open-access copy: {r.url}" for r in records if r.arxiv_id and r.url][:1]
+    notes = list(trail.notes) + (list(comparison.remarks) if comparison else [])
+    open_access = next((r.url for r in records if r.arxiv_id and r.url), "")
+    if open_access:
+        notes.append(f"open-access copy: {open_access}")
     if record is not None and verdict is ReferenceVerdict.VERIFIED and record.is_preprint:
         # A cited preprint whose published version exists is verified, with a note.
         arxiv_journal_doi = (record.doi,) if record.source is Source.ARXIV and record.doi else ()
@@ -787,4 +789,5 @@ def _result(
         suggested=to_match(suggested) if suggested else None,
         notes=tuple(dict.fromkeys(notes)),
         sources=tuple(trail.consulted),
+        open_access_url=open_access,
     )

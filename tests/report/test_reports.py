@@ -4,6 +4,7 @@ report's fields, the terminal table, the build-log lines and the annotated BibTe
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -219,3 +220,14 @@ def test_annotated_bibtex_adds_fields_and_removes_them_again() -> None:
     assert "\r\n  cite_check" in annotated  # the file's own line ends
     assert annotate_bibtex(annotated, RESULT.references).count("cite_check = {") == 1
     assert remove_verdict_fields(annotated) == text
+
+
+def test_the_open_access_field_comes_from_the_verdicts_field_not_its_notes() -> None:
+    # Notes are for people; what a writer of files reads is a field of the record.
+    text = "@article{rfa,\n  title = {Random Feature Attention},\n  year = {2019}\n}\n"
+    said = ReferenceResult(
+        "rfa", ReferenceVerdict.VERIFIED, notes=("open-access copy: https://example.org/said",)
+    )
+    found = replace(said, open_access_url="https://example.org/found")
+    assert "cite_check_oa" not in annotate_bibtex(text, {"rfa": said})
+    assert "cite_check_oa = {https://example.org/found}" in annotate_bibtex(text, {"rfa": found})

@@ -373,7 +373,7 @@ RECORD = WorkRecord(
 def test_field_comparison(bib: str, fields: list[str], notes: int) -> None:
     result = compare(reference(bib), RECORD)
     assert [m.field for m in result.mismatches] == fields
-    assert len(result.notes) == notes
+    assert len(result.remarks) == notes
 
 
 def test_a_preprint_record_leaves_a_claimed_venue_to_the_published_version() -> None:
