@@ -1,0 +1,160 @@
+"""A reference's identifiers resolved to records: DOIs through their agency (doi.org only when
+the likely agency does not know one), shortDOIs, PMIDs, arXiv ids (DataCite first, arXiv only for
+what DataCite leaves open). An identifier that does not exist is a mismatch on the trail."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from citecore.model import FieldMismatch, Reference
+from citecore.registries import arxiv, crossref, datacite, doi_org, pubmed
+from citecore.registries.http import Failure, Status
+from citecore.registries.record import WorkRecord
+from citecore.verify.compare import compare
+from citecore.verify.trail import Fetch, Trail
+
+# Prefixes whose agency is known without asking doi.org (DataCite repositories).
+_DATACITE_PREFIXES = ("10.48550/", "10.5281/", "10.6084/", "10.5061/", "10.1594/", "10.4230/")
+
+
+def registered_doi(doi: str, trail: Trail) -> str:
+    """arXiv registers its DOIs for unversioned ids: "10.48550/arxiv.2104.09425v2" names the
+    work of 10.48550/arxiv.2104.09425, with a version pinned, not a DOI that does not exist."""
+    match = re.fullmatch(r"(10\.48550/arxiv\.\d{4}\.\d{4,5})v\d+", doi)
+    if match is None:
+        return doi
+    trail.notes.append(f"arXiv DOIs carry no version: {doi} is registered as {match.group(1)}")
+    return match.group(1)
+
+
+async def expand_short_doi(reference: Reference, fetch: Fetch, trail: Trail) -> Reference:
+    """The reference with its shortDOI replaced by the DOI it stands for (doi.org's handle
+    API), a note saying so; a shortDOI that doi.org does not know is a DOI mismatch."""
+    short = reference.doi
+    response = await fetch(doi_org.alias_request(short))
+    if not trail.saw(response):
+        return replace(reference, doi="")
+    try:
+        full = "" if response.status is Status.ABSENT else doi_org.parse_alias(response.body)
+    except ValueError:
+        trail.failures.append(Failure.SERVER)
+        return replace(reference, doi="")
+    if not full:
+        trail.mismatches.append(FieldMismatch("doi", short, "", "this shortDOI does not exist"))
+        return replace(reference, doi="")
+    trail.notes.append(f"shortDOI {short} stands for {full}")
+    return replace(reference, doi=full)
+
+
+async def resolve_doi(doi: str, fetch: Fetch, trail: Trail) -> None:
+    """The record of a DOI from its agency. The likely agency is asked first (DataCite for its
+    repositories' prefixes, else Crossref, which holds most DOIs), and doi.org only when that
+    agency does not know the DOI (whose is it, or nobody's?): one request for most references."""
+    likely = (
+        doi_org.Agency.DATACITE if doi.startswith(_DATACITE_PREFIXES) else doi_org.Agency.CROSSREF
+    )
+    if await _from_agency(doi, likely, fetch, trail, quiet_absence=True):
+        return
+    if trail.failures:
+        return
+    response = await fetch(doi_org.agency_request(doi))
+    if not trail.saw(response):
+        return
+    try:
+        agency = (
+            doi_org.Agency.NONE
+            if response.status is Status.ABSENT
+            else doi_org.parse_agency(response.body)
+        )
+    except ValueError:
+        trail.failures.append(Failure.SERVER)
+        return
+    if agency is doi_org.Agency.NONE:
+        trail.mismatches.append(FieldMismatch("doi", doi, "", "this DOI does not exist"))
+    elif agency is doi_org.Agency.OTHER:
+        trail.notes.append(f"DOI {doi} is registered with an agency whose metadata is not read")
+    elif agency is not likely:
+        await _from_agency(doi, agency, fetch, trail)
+    else:
+        trail.notes.append(
+            f"DOI {doi} is registered with {agency.value}, which has no metadata for it"
+        )
+
+
+async def _from_agency(
+    doi: str, agency: doi_org.Agency, fetch: Fetch, trail: Trail, quiet_absence: bool = False
+) -> bool:
+    """Fetch a DOI's record from its agency into the trail; True when a record was found."""
+    if agency is doi_org.Agency.CROSSREF:
+        request, parse = crossref.work_request(doi), crossref.parse_work
+    else:
+        request, parse = datacite.work_request(doi), datacite.parse_work
+    answer = await fetch(request)
+    if not trail.saw(answer):
+        return False
+    if answer.status is Status.ABSENT:
+        if not quiet_absence:
+            trail.notes.append(f"DOI {doi} is not in {agency.value}")
+        return False
+    try:
+        trail.records.append(parse(answer.body))
+    except ValueError:  # how every registry parser says "unreadable" (registries.answers)
+        trail.failures.append(Failure.SERVER)
+        return False
+    return True
+
+
+async def resolve_pmid(pmid: str, fetch: Fetch, trail: Trail) -> None:
+    response = await fetch(pubmed.summary_request(pmid))
+    if not trail.saw(response):
+        return
+    try:
+        records = pubmed.parse_summary(response.body) if response.status is Status.OK else []
+    except ValueError:
+        trail.failures.append(Failure.SERVER)
+        return
+    if not records:
+        trail.mismatches.append(FieldMismatch("pmid", pmid, "", "this PMID does not exist"))
+        return
+    trail.records.append(records[0])
+
+
+async def _registered_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch) -> WorkRecord | None:
+    """The record of an arXiv id from DataCite, where arXiv registers a DOI for every paper
+    (`10.48550/arXiv.<id>`), when it settles the reference by itself: it agrees in every field
+    and leaves no venue to confirm. Asking DataCite costs no share of arXiv's one request every
+    three seconds; anything it leaves open, and any failure, goes to arXiv as before."""
+    unversioned = re.sub(r"v\d+$", "", arxiv_id)
+    response = await fetch(datacite.work_request(f"10.48550/arxiv.{unversioned}".lower()))
+    if response.status is not Status.OK:
+        return None
+    try:
+        record = datacite.parse_work(response.body)
+    except ValueError:
+        return None
+    comparison = compare(reference, record)
+    settled = not comparison.mismatches and not comparison.needs_published
+    return record if settled else None
+
+
+async def resolve_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch, trail: Trail) -> None:
+    """The record of an arXiv id: DataCite's when it settles the reference, else arXiv's."""
+    registered = await _registered_arxiv(reference, arxiv_id, fetch)
+    if registered is not None:
+        trail.records.append(registered)
+        return
+    response = await fetch(arxiv.id_request(arxiv_id))
+    if not trail.saw(response):
+        return
+    try:
+        records = arxiv.parse_feed(response.body) if response.status is Status.OK else []
+    except ValueError:
+        trail.failures.append(Failure.SERVER)
+        return
+    if not records:
+        trail.mismatches.append(
+            FieldMismatch("arxiv", arxiv_id, "", "this arXiv id does not exist")
+        )
+        return
+    trail.records.append(records[0])
