@@ -9,14 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citecore.verify.venues import (
-    CONFERENCES,
-    Agreement,
-    Conference,
-    compare_venues,
-    identify,
-    without_crossref_doi,
-)
+from citecore.verify.conferences import CONFERENCES, Conference
+from citecore.verify.venues import Agreement, compare_venues, identify, without_crossref_doi
 
 ORDINALS = {1: "st", 2: "nd", 3: "rd"}
 
