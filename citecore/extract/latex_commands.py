@@ -6,6 +6,7 @@ variant (`\\Textcite`, `\\Citeauthor`) and a starred one (`\\citet*`) are the sa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from citecore.model import CitationMode
@@ -69,3 +70,10 @@ def command_spec(name: str) -> CommandSpec | None:
     if not name:
         return None
     return _COMMANDS.get(name[0].lower() + name[1:])
+
+
+# The commands that name bibliography files: BibTeX's and biblatex's.
+BIBLIOGRAPHY_COMMAND = re.compile(
+    r"\\(?:bibliography|addbibresource|addglobalbib)\s*(?:\[[^\]]*\])?"
+    r"\s*\{([^}]*)\}"
+)

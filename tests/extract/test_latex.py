@@ -11,7 +11,8 @@ import pytest
 
 from citecore.cli import main
 from citecore.extract.aux import aux_keys, bcf_keys
-from citecore.extract.latex import extract_latex, find_cite_commands
+from citecore.extract.latex import extract_latex
+from citecore.extract.latex_cites import find_cite_commands
 from citecore.extract.latex_syntax import mask_ignored
 from citecore.model import CitationMode, Signal
 from tests.conftest import requires_latex

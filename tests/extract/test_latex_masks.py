@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citecore.extract.latex import find_cite_commands, mask_definitions
+from citecore.extract.latex_cites import find_cite_commands
+from citecore.extract.latex_macros import mask_definitions
 from citecore.extract.latex_syntax import mask_ignored
 
 EXAMPLES = int(os.environ.get("CITECHECK_FUZZ_EXAMPLES", "300"))

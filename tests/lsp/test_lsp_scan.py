@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from citecore.extract.latex import find_cite_commands
+from citecore.extract.latex_cites import find_cite_commands
 from citecore.extract.latex_syntax import mask_ignored
 from citecore.extract.markdown import is_crossref
 from citecore.lsp.scan import Span, latex_citations, markdown_citations
