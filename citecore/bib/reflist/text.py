@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citecore.bib.reflist.refparse import DOI, YEAR
+from citecore.bib.reflist.shapes import DOI, YEAR
 from citecore.identifiers import arxiv_in_text
 
 # A list number, never a year: "2011. pyfakefs …" is an ACM entry with no author.
