@@ -14,6 +14,13 @@ from dataclasses import dataclass
 import panflute as pf
 
 from citecore.extract.locate import LineMatcher, Region, SourceFile, SourceIndex
+from citecore.extract.markdown_text import (
+    CITE_MARK,
+    claim_for,
+    inline_text,
+    render_cite,
+    substitute_marks,
+)
 from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
 from citecore.model import Citation, CitationContext, CitationMode, SourceLocation
@@ -28,8 +35,6 @@ _MODES = {
     "AuthorInText": CitationMode.AUTHOR_IN_TEXT,
     "SuppressAuthor": CitationMode.SUPPRESS_AUTHOR,
 }
-
-_CITE_MARK = "\ue000"  # a private-use character marks where a Cite sits in paragraph text
 
 
 def is_crossref(key: str) -> bool:
@@ -68,43 +73,6 @@ class _Context:
 
     kind: CitationContext = CitationContext.BODY
     note_number: int | None = None
-
-
-def _inline_text(inlines: Iterable[pf.Element]) -> str:
-    """Plain text of a citation prefix or suffix, non-breaking spaces made plain."""
-    pieces: list[str] = []
-    _plain_text(inlines, pieces)
-    return "".join(pieces).replace("\u00a0", " ").strip()
-
-
-def _plain_text(inlines: Iterable[pf.Element], pieces: list[str]) -> None:
-    """Append the text of inline elements to `pieces` (cheaper than building elements for
-    pf.stringify, which matters at hundreds of citations per document)."""
-    for element in inlines:
-        if isinstance(element, (pf.Str, pf.Code, pf.Math)):
-            pieces.append(element.text)
-        elif isinstance(element, (pf.Space, pf.SoftBreak, pf.LineBreak)):
-            pieces.append(" ")
-        elif isinstance(element, pf.Cite):
-            pieces.append(_render_cite(element))
-        elif not isinstance(element, (pf.Note, pf.RawInline)) and hasattr(element, "content"):
-            _plain_text(element.content, pieces)
-
-
-def _stringify_citation(citation: pf.Citation) -> str:
-    """A readable pandoc-Markdown form of one citation, for claim text."""
-    prefix, suffix = _inline_text(citation.prefix), _inline_text(citation.suffix)
-    marker = {"SuppressAuthor": "-@"}.get(citation.mode, "@") + citation.id
-    return " ".join(part for part in (prefix, marker) if part) + (
-        f", {suffix.lstrip(', ')}" if suffix else ""
-    )
-
-
-def _render_cite(cite: pf.Cite) -> str:
-    """The Cite as its author typed it: `@key` in text, `[see @a; @b, p. 3]` otherwise."""
-    if len(cite.citations) == 1 and cite.citations[0].mode == "AuthorInText":
-        return _stringify_citation(cite.citations[0])
-    return "[" + "; ".join(_stringify_citation(c) for c in cite.citations) + "]"
 
 
 class _Walker:
@@ -187,8 +155,8 @@ class _Walker:
         notes: list[tuple[int, pf.Note]] = []
         self._flatten(inlines, pieces, cites, notes)
         text = "".join(pieces)
-        rendered = [_render_cite(cite) for _, cite in cites]
-        paragraph = _substitute_marks(text, rendered)
+        rendered = [render_cite(cite) for _, cite in cites]
+        paragraph = substitute_marks(text, rendered)
         spans = sentence_spans(text)
         note_iter = iter(notes)
         pending_note = next(note_iter, None)
@@ -197,7 +165,7 @@ class _Walker:
             while pending_note is not None and pending_note[0] <= offset:
                 self.note(pending_note[1], context)
                 pending_note = next(note_iter, None)
-            claim = _claim_for(text, spans, offset, rendered)
+            claim = claim_for(text, spans, offset, rendered)
             self.cite(cite, context, claim, paragraph)
         while pending_note is not None:
             self.note(pending_note[1], context)
@@ -223,7 +191,7 @@ class _Walker:
                     text = " ".join(f"@{c.id}" for c in element.citations)
                 else:
                     cites.append((position, element))
-                    text = _CITE_MARK
+                    text = CITE_MARK
             elif isinstance(element, pf.Note):
                 notes.append((position, element))
                 continue
@@ -258,7 +226,7 @@ class _Walker:
             if is_crossref(citation.id):
                 continue
             location = self._location_for(citation.id, context)
-            prefix, suffix = _inline_text(citation.prefix), _inline_text(citation.suffix)
+            prefix, suffix = inline_text(citation.prefix), inline_text(citation.suffix)
             record = Citation(
                 key=citation.id,
                 mode=_MODES.get(citation.mode, CitationMode.NORMAL),
@@ -319,31 +287,6 @@ def _after_comma(inlines: list[pf.Element]) -> bool:
             continue
         return isinstance(element, pf.Str) and element.text.endswith(",")
     return False
-
-
-def _substitute_marks(text: str, rendered: list[str]) -> str:
-    """Replace each Cite mark in `text` by the citation's readable form."""
-    parts = text.split(_CITE_MARK)
-    out = [parts[0]]
-    for part, cite_text in zip(parts[1:], rendered, strict=True):
-        out.extend((cite_text, part))
-    return " ".join("".join(out).split())
-
-
-def _claim_for(text: str, spans: list[tuple[int, int]], offset: int, rendered: list[str]) -> str:
-    """The sentence holding the mark at `offset`; a sentence that is only citations borrows the one
-    before it ("… as shown. [@a]")."""
-    index = next((i for i, (s, e) in enumerate(spans) if s <= offset < e), len(spans) - 1)
-    if index < 0:
-        return ""
-    while index > 0 and not re.search(r"\w", text[slice(*spans[index])].replace(_CITE_MARK, "")):
-        index -= 1
-    start, end = spans[index]
-    marks_before = text.count(_CITE_MARK, 0, start)
-    sentence = text[start:end]
-    return _substitute_marks(
-        sentence, rendered[marks_before : marks_before + sentence.count(_CITE_MARK)]
-    )
 
 
 def _metadata_inlines(value: pf.MetaValue) -> Iterator[pf.Element]:
