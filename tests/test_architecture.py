@@ -96,3 +96,16 @@ def test_imports_run_down_the_pipeline() -> None:
 def test_every_module_has_a_layer() -> None:
     for path in (REPO / "citecore").rglob("*.py"):
         layer_of(".".join(Path(path).relative_to(REPO).with_suffix("").parts))
+
+
+# A module a reader can hold in mind: past this, it holds more than one job (split it by job).
+MODULE_LINES = 400
+
+
+def test_every_module_is_small_enough_to_read_whole() -> None:
+    long = [
+        f"{path.relative_to(REPO)}: {lines} lines"
+        for path in sorted((REPO / "citecore").rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES
+    ]
+    assert long == []
