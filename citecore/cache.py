@@ -39,6 +39,31 @@ def _report_once(path: Path, message: str, exc: Exception) -> None:
         logger.warning("%s %s; continuing without caching: %s", message, path, exc)
 
 
+# Builds started together may find the cache file new: turning it to WAL takes a lock the
+# busy timeout does not wait for, so its setup is tried again, briefly.
+_SETUP_ATTEMPTS = 8
+
+
+def _opened(path: Path) -> sqlite3.Connection:
+    """A connection to the cache at `path`, in WAL mode with its table; raises sqlite3.Error
+    when it cannot be had."""
+    for attempt in range(_SETUP_ATTEMPTS):
+        connection = sqlite3.connect(path, timeout=5.0, isolation_level=None)
+        try:
+            # WAL is a property of the file: only its first user has to set it.
+            if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")
+            connection.execute(_SCHEMA)
+            return connection
+        except sqlite3.OperationalError as exc:
+            connection.close()
+            if "locked" not in str(exc) or attempt == _SETUP_ATTEMPTS - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    raise sqlite3.OperationalError("database is locked")
+
+
 def default_cache_path() -> Path:
     """The per-user cache file (platformdirs' user cache folder)."""
     return Path(user_cache_dir("citecheck", appauthor=False)) / "cache.sqlite3"
@@ -61,11 +86,7 @@ class Cache:
         self._connection: sqlite3.Connection | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=NORMAL")
-            connection.execute(_SCHEMA)
-            self._connection = connection
+            self._connection = _opened(self.path)
         except (OSError, sqlite3.Error) as exc:
             _report_once(self.path, "cache unavailable:", exc)
 

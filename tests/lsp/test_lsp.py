@@ -226,7 +226,7 @@ async def test_grounding_on_request_shows_the_passage_in_the_hover(
         types.ExecuteCommandParams(command="citecheck.ground", arguments=[uri])
     )
     # The verdict may reach the hover a moment after the command returns (under load).
-    for _ in range(50):
+    for _ in range(300):  # up to 30 s: grounding loads WordNet first
         hover = await client.text_document_hover_async(
             types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(4, 35))
         )
