@@ -40,7 +40,7 @@ def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix="cc", dir="/tmp"))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
     monkeypatch.setenv("CITECHECK_SERVER", "on")
-    monkeypatch.setenv("CITECHECK_SERVER_IDLE", "5")  # a server outlives its test by seconds
+    monkeypatch.setenv("CITECHECK_SERVER_IDLE", "15")  # a server outlives its test by seconds
     yield folder
     shutil.rmtree(folder, ignore_errors=True)  # a server whose socket is gone exits too
 
