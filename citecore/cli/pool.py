@@ -11,7 +11,7 @@ from pathlib import Path
 
 from citecore.api import check_latex_file, check_markdown_file
 from citecore.cache import Cache
-from citecore.cli.flags import Commands, bibliography_option
+from citecore.cli.flags import Commands, bibliography_option, cli_layer, option_flags
 from citecore.extract.latex import extract_latex
 from citecore.extract.markdown import extract_citations
 from citecore.files import write_atomically
@@ -55,10 +55,7 @@ def register(commands: Commands) -> None:
     build.add_argument(
         "--cutoff", metavar="YYYY[-MM[-DD]]", help="accept only works published before this date"
     )
-    build.add_argument(
-        "--offline", action="store_true", default=None, help="cached registry answers only"
-    )
-    build.add_argument("--email", metavar="ADDR", help="contact address sent to the registries")
+    option_flags(build, "offline", "email")
     corroborate = pool_commands.add_parser(
         "corroborate", help="re-check every pool paper against Crossref and OpenAlex (tiers)"
     )
@@ -128,8 +125,7 @@ def run_pool(args: argparse.Namespace) -> int:
 
 def _client_settings(args: argparse.Namespace) -> tuple[Options, ClientSettings]:
     """(options, registry client settings) from the environment and --offline/--email."""
-    layer = {k: v for k, v in {"offline": args.offline, "email": args.email}.items() if v}
-    options = build_options(environment_layer(), layer)
+    options = build_options(environment_layer(), cli_layer(args))
     overrides: dict[str, object] = {"offline": options.offline, "timeout": options.timeout}
     if options.email:
         overrides["email"] = options.email

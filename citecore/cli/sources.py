@@ -64,7 +64,8 @@ def _cited(
     command = "latex" if path.suffix.lower() in (".tex", ".ltx") else "check"
     document = document_for(path, command)
     layer = {"verify": False, "ground": False, "bibliography": bibliographies or None}
-    options = resolve_options({k: v for k, v in layer.items() if v}, folder=document.parent)
+    chosen = {k: v for k, v in layer.items() if v is not None}  # False is a choice too
+    options = resolve_options(chosen, folder=document.parent)
     if command == "latex":
         result = check_latex_file(document, options)
     else:

@@ -114,3 +114,15 @@ def test_an_entry_that_cannot_be_read_is_said_with_its_place(
     err = capsys.readouterr().err
     assert status == 1
     assert f"{bib}:2: not read:" in err and "0/1 cited keys have a source" in err
+
+
+def test_sources_fetch_of_a_document_verifies_nothing(
+    tmp_path: Path, emulator: RegistryEmulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It reads which keys the document cites; what registries know of them is `check`'s job.
+    (tmp_path / "refs.bib").write_text("@book{old, title = {A Book Without Identifiers}}\n")
+    (tmp_path / "paper.md").write_text("---\nbibliography: refs.bib\n---\n\nA claim [@old].\n")
+    cache = str(tmp_path / "cache.sqlite")
+    main(["sources", "fetch", str(tmp_path / "paper.md"), "--no-zotero", "--cache", cache])
+    assert "missing  old: no identifier" in capsys.readouterr().out
+    assert emulator.requests() == 0
