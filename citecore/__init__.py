@@ -7,8 +7,9 @@ used, so that `import citecore` costs nothing a replayed rebuild does not need.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from citecore.lazy import load_public
 
 if TYPE_CHECKING:
     from citecore.api import (
@@ -104,9 +105,4 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """A public name, loaded from its module when first asked for."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'citecore' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+    return load_public(__name__, _HOMES, name)

@@ -46,22 +46,29 @@ _SETUP_ATTEMPTS = 8
 
 def _opened(path: Path) -> sqlite3.Connection:
     """A connection to the cache at `path`, in WAL mode with its table; raises sqlite3.Error
-    when it cannot be had."""
-    for attempt in range(_SETUP_ATTEMPTS):
-        connection = sqlite3.connect(path, timeout=5.0, isolation_level=None)
+    when it cannot be had (the last attempt's error says why)."""
+    for attempt in range(1, _SETUP_ATTEMPTS):
         try:
-            # WAL is a property of the file: only its first user has to set it.
-            if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=NORMAL")
-            connection.execute(_SCHEMA)
-            return connection
+            return _set_up(path)
         except sqlite3.OperationalError as exc:
-            connection.close()
-            if "locked" not in str(exc) or attempt == _SETUP_ATTEMPTS - 1:
+            if "locked" not in str(exc):
                 raise
-            time.sleep(0.05 * (attempt + 1))
-    raise sqlite3.OperationalError("database is locked")
+            time.sleep(0.05 * attempt)
+    return _set_up(path)
+
+
+def _set_up(path: Path) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, timeout=5.0, isolation_level=None)
+    try:
+        # WAL is a property of the file: only its first user has to set it.
+        if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+        connection.execute(_SCHEMA)
+    except sqlite3.Error:
+        connection.close()
+        raise
+    return connection
 
 
 def default_cache_path() -> Path:

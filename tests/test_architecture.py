@@ -21,6 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "citecore.options",
         "citecore.files",
         "citecore.logs",
+        "citecore.lazy",
     ),
     (
         "citecore.extract",

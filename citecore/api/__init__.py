@@ -11,8 +11,9 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from citecore.lazy import load_public
 
 if TYPE_CHECKING:
     from citecore.api.bibliography import verify_bibliography, verify_files, verify_one
@@ -51,9 +52,4 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """An entry, loaded from its module when first asked for."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'citecore.api' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+    return load_public(__name__, _HOMES, name)
