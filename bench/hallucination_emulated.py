@@ -38,7 +38,8 @@ from citecore.model import (
     Severity,
     Source,
 )
-from citecore.registries.settings import POLICIES, ClientSettings, SourcePolicy
+from citecore.registries.registry import SourcePolicy
+from citecore.registries.settings import POLICIES, ClientSettings
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, floor_seconds
 from tests.hallmark import as_bibtex, dev_entries

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citecore.model import Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict, Source
-from citecore.registries.settings import ClientSettings, SourcePolicy
+from citecore.registries.registry import SourcePolicy
+from citecore.registries.settings import ClientSettings
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import Fault, RegistryEmulator
 from tests.world import World

@@ -155,6 +155,11 @@ class RegistryEmulator:
                 emulator.identification.append(
                     {k: v for k, v in params if k in _IDENTIFICATION}
                     | {"user-agent": self.headers.get("User-Agent", "")}
+                    | {
+                        f"header:{name}": self.headers[name]
+                        for name in ("x-api-key",)
+                        if name in self.headers
+                    }
                 )
                 fault = emulator.faults(key) if emulator.faults is not None else None
                 if fault is not None:

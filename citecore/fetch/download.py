@@ -20,7 +20,8 @@ from urllib.parse import urlsplit
 
 from citecore.fetch.jats import NotFullTextError, jats_to_markdown
 from citecore.registries.limits import Limiter
-from citecore.registries.settings import ClientSettings, SourcePolicy
+from citecore.registries.registry import SourcePolicy
+from citecore.registries.settings import ClientSettings
 
 if TYPE_CHECKING:
     import httpx

@@ -94,7 +94,7 @@ async def open_access_copies(
     if pmcid:
         url = bases[Source.EUROPEPMC] + europepmc.full_text_path(pmcid)
         yield OpenAccessCopy(Source.EUROPEPMC, url, full_text_xml=True, license=license_)
-    if ids.doi and client.settings.email:  # Unpaywall answers no one who does not say who
+    if ids.doi and unpaywall.REGISTRY.usable(client.settings.identity()):
         for copy in await _asked(
             client, unpaywall.oa_request(ids.doi), unpaywall.parse_copies, problems
         ):

@@ -99,16 +99,12 @@ def match_score(candidate: str, hit: str) -> float:
 async def _best_hit(
     client: RegistryClient, candidate: Candidate
 ) -> tuple[WorkRecord, float] | None:
-    requests = [
-        (crossref.search_request(candidate.title), crossref.parse_search),
-        (arxiv.search_request(candidate.title), arxiv.parse_feed),
-    ]
     hits: list[WorkRecord] = []
-    for request, parse in requests:
-        response = await client.fetch(request)
+    for search in (crossref.TITLE_SEARCH, arxiv.TITLE_SEARCH):
+        response = await client.fetch(search.request(candidate.title, ""))
         if response.status is Status.OK:
             try:
-                hits.extend(parse(response.body))
+                hits.extend(search.parse(response.body))
             except ValueError:
                 continue
     scored = [(hit, match_score(candidate.title, hit.title)) for hit in hits]

@@ -18,7 +18,7 @@ from citecore.pool.model import PoolPaper, title_score
 from citecore.registries import crossref, openalex
 from citecore.registries.http import RegistryClient, Status
 from citecore.registries.record import WorkRecord
-from citecore.registries.request import RegistryRequest
+from citecore.registries.registry import Registry
 
 STRONG_MATCH = 90
 YEAR_TOLERANCE = 1
@@ -44,40 +44,39 @@ class Corroboration:
 
 
 async def _index_record(
-    client: RegistryClient, paper: PoolPaper, index: str, notes: list[str]
+    client: RegistryClient, paper: PoolPaper, index: Registry, notes: list[str]
 ) -> WorkRecord | None:
-    """The trusted record one index gives for a paper, or None."""
-    requests: list[tuple[RegistryRequest, bool]] = []
-    if index == "crossref":
-        if paper.doi:
-            requests.append((crossref.work_request(paper.doi), True))
-        requests.append((crossref.search_request(paper.title), False))
-    else:
-        if paper.doi:
-            requests.append((openalex.work_request(paper.doi), True))
-        if "OPENALEX_API_KEY" in client.settings.api_keys:
-            requests.append((openalex.search_request(paper.title), False))
-    for request, by_doi in requests:
-        response = await client.fetch(request)
+    """The trusted record one index gives for a paper (by DOI, else by a title search the
+    user's keys allow), or None."""
+    name = index.source.value
+    if paper.doi and index.doi_lookup is not None:
+        response = await client.fetch(index.doi_lookup.request(paper.doi))
         if response.status is Status.FAILED:
-            notes.append(f"{index} did not answer")
+            notes.append(f"{name} did not answer")
             return None
-        if response.status is Status.ABSENT:
-            continue
-        try:
-            if by_doi:
-                parse = crossref.parse_work if index == "crossref" else openalex.parse_work
-                return parse(response.body)
-            parse_many = crossref.parse_search if index == "crossref" else openalex.parse_search
-            candidates = parse_many(response.body)
-        except ValueError:
-            notes.append(f"{index} answered something unreadable")
-            return None
-        scored = [(title_score(paper.title, c.title), c) for c in candidates]
-        best = max(scored, key=lambda pair: pair[0], default=None)
-        if best is not None and best[0] >= STRONG_MATCH:
-            return best[1]
-    return None
+        if response.status is Status.OK:
+            try:
+                return index.doi_lookup.parse(response.body)
+            except ValueError:
+                notes.append(f"{name} answered something unreadable")
+                return None
+    search = index.title_search
+    if search is None or not index.searches_titles(client.settings.identity()):
+        return None
+    response = await client.fetch(search.request(paper.title, ""))
+    if response.status is Status.FAILED:
+        notes.append(f"{name} did not answer")
+        return None
+    if response.status is Status.ABSENT:
+        return None
+    try:
+        candidates = search.parse(response.body)
+    except ValueError:
+        notes.append(f"{name} answered something unreadable")
+        return None
+    scored = [(title_score(paper.title, c.title), c) for c in candidates]
+    best = max(scored, key=lambda pair: pair[0], default=None)
+    return best[1] if best is not None and best[0] >= STRONG_MATCH else None
 
 
 def classify(paper: PoolPaper, records: Sequence[WorkRecord]) -> tuple[Tier, str]:
@@ -108,8 +107,8 @@ def classify(paper: PoolPaper, records: Sequence[WorkRecord]) -> tuple[Tier, str
 async def _corroborate_one(client: RegistryClient, paper: PoolPaper) -> Corroboration:
     notes: list[str] = []
     found = await asyncio.gather(
-        _index_record(client, paper, "crossref", notes),
-        _index_record(client, paper, "openalex", notes),
+        _index_record(client, paper, crossref.REGISTRY, notes),
+        _index_record(client, paper, openalex.REGISTRY, notes),
     )
     tier, reason = classify(paper, [r for r in found if r is not None])
     return Corroboration(paper.key, tier, reason, tuple(notes))

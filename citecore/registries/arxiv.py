@@ -13,6 +13,7 @@ from citecore.bib.names import parse_display_name
 from citecore.model import Person, Source
 from citecore.registries.answers import answer_parser
 from citecore.registries.record import WorkRecord
+from citecore.registries.registry import Registry, SourcePolicy, TitleSearch
 from citecore.registries.request import RegistryRequest
 
 _ATOM = "{http://www.w3.org/2005/Atom}"
@@ -70,3 +71,17 @@ def parse_feed(body: str) -> list[WorkRecord]:
     root = ElementTree.fromstring(body)
     records = [_entry(e) for e in root.findall(f"{_ATOM}entry")]
     return [r for r in records if r.arxiv_id and "api/errors" not in r.arxiv_id]
+
+
+def _search(title: str, _author: str) -> RegistryRequest:
+    return search_request(title)
+
+
+TITLE_SEARCH = TitleSearch(_search, parse_feed)
+# arXiv's API terms: one request every three seconds, on a single connection.
+REGISTRY = Registry(
+    Source.ARXIV,
+    "https://export.arxiv.org",
+    SourcePolicy(1 / 3, 1),
+    title_search=TITLE_SEARCH,
+)

@@ -15,6 +15,14 @@ from typing import Any
 from citecore.model import Person, Source
 from citecore.registries.answers import answer_parser
 from citecore.registries.record import Update, WorkRecord
+from citecore.registries.registry import (
+    DoiLookup,
+    Identity,
+    Registry,
+    Signature,
+    SourcePolicy,
+    TitleSearch,
+)
 from citecore.registries.request import RegistryRequest, quote_doi
 
 _UPDATES = {
@@ -117,3 +125,20 @@ def parse_work(body: str) -> WorkRecord:
 def parse_search(body: str) -> list[WorkRecord]:
     """A `/works?query…` response body: its items, best first."""
     return [parse_item(item) for item in json.loads(body)["message"].get("items", [])]
+
+
+def _polite(identity: Identity) -> Signature:
+    """The polite pool: `mailto` names the sender."""
+    return Signature((("mailto", identity.email),) if identity.email else ())
+
+
+TITLE_SEARCH = TitleSearch(search_request, parse_search)
+DOI_LOOKUP = DoiLookup(work_request, parse_work)
+REGISTRY = Registry(
+    Source.CROSSREF,
+    "https://api.crossref.org",
+    SourcePolicy(10.0, 3),
+    sign=_polite,
+    title_search=TITLE_SEARCH,
+    doi_lookup=DOI_LOOKUP,
+)

@@ -9,6 +9,7 @@ from citecore.identifiers import arxiv_from_doi
 from citecore.model import Person, Source
 from citecore.registries.answers import answer_parser
 from citecore.registries.record import WorkRecord
+from citecore.registries.registry import DoiLookup, Registry, SourcePolicy
 from citecore.registries.request import RegistryRequest, quote_doi
 
 
@@ -48,3 +49,13 @@ def parse_work(body: str) -> WorkRecord:
         work_type=str(types.get("resourceTypeGeneral", "")),
         is_preprint=types.get("resourceTypeGeneral") == "Preprint",
     )
+
+
+DOI_LOOKUP = DoiLookup(work_request, parse_work)
+# DataCite asks for at most 1,000 requests per 5 minutes.
+REGISTRY = Registry(
+    Source.DATACITE,
+    "https://api.datacite.org",
+    SourcePolicy(1000 / 300, 3),
+    doi_lookup=DOI_LOOKUP,
+)

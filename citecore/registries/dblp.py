@@ -10,6 +10,7 @@ from citecore.bib.names import parse_display_name
 from citecore.model import Person, Source
 from citecore.registries.answers import answer_parser
 from citecore.registries.record import WorkRecord
+from citecore.registries.registry import Registry, SourcePolicy, TitleSearch
 from citecore.registries.request import RegistryRequest
 
 
@@ -60,3 +61,18 @@ def parse_search(body: str) -> list[WorkRecord]:
     """A search answer (the full envelope)."""
     hits = ((json.loads(body).get("result") or {}).get("hits") or {}).get("hit") or []
     return parse_hits(hits)
+
+
+def _search(title: str, _author: str) -> RegistryRequest:
+    return search_request(title)
+
+
+TITLE_SEARCH = TitleSearch(_search, parse_search)
+# dblp's FAQ: "You should always be fine when waiting for at least one or two second between two
+# consecutive requests"; excess is answered 429 with Retry-After.
+REGISTRY = Registry(
+    Source.DBLP,
+    "https://dblp.org",
+    SourcePolicy(1.0, 1),
+    title_search=TITLE_SEARCH,
+)

@@ -11,6 +11,7 @@ from enum import Enum
 
 from citecore.model import Source
 from citecore.registries.answers import answer_parser
+from citecore.registries.registry import Registry, SourcePolicy
 from citecore.registries.request import RegistryRequest, quote_doi
 
 
@@ -58,3 +59,6 @@ def parse_alias(body: str) -> str:
         if value.get("type") == "HS_ALIAS" and isinstance(data, dict):
             return str(data.get("value", "")).strip()
     return ""
+
+
+REGISTRY = Registry(Source.DOI, "https://doi.org", SourcePolicy(1000 / 300, 3))

@@ -12,6 +12,7 @@ from typing import Any
 from citecore.model import Person, Source
 from citecore.registries.answers import answer_parser
 from citecore.registries.record import WorkRecord
+from citecore.registries.registry import Registry, SourcePolicy, TitleSearch
 from citecore.registries.request import RegistryRequest
 
 _SEARCH = "/europepmc/webservices/rest/search"
@@ -93,3 +94,16 @@ def parse_open_access(body: str) -> tuple[str, str]:
         if pmcid and hit.get("isOpenAccess") == "Y" and hit.get("inEPMC") == "Y":
             return pmcid, str(hit.get("license") or "")
     return "", ""
+
+
+def _search(title: str, _author: str) -> RegistryRequest:
+    return search_request(title)
+
+
+TITLE_SEARCH = TitleSearch(_search, parse_search)
+REGISTRY = Registry(
+    Source.EUROPEPMC,
+    "https://www.ebi.ac.uk",
+    SourcePolicy(2.0, 2),
+    title_search=TITLE_SEARCH,
+)

@@ -27,9 +27,11 @@ from typing import TYPE_CHECKING, Protocol
 
 from citecore.cache import Cache, content_key
 from citecore.model import Source
+from citecore.registries.catalogue import REGISTRIES
 from citecore.registries.limits import Limiter
+from citecore.registries.registry import SourcePolicy
 from citecore.registries.request import RegistryRequest
-from citecore.registries.settings import ClientSettings, SourcePolicy
+from citecore.registries.settings import ClientSettings
 
 if TYPE_CHECKING:
     import httpx
@@ -280,27 +282,9 @@ class RegistryClient:
     ) -> tuple[str, list[tuple[str, _Param]], dict[str, str]]:
         """URL, query and headers with identification and credentials added (credentials are
         added here only, so they never reach cache keys or logs)."""
-        params: list[tuple[str, _Param]] = list(request.params)
-        headers = {"Accept": request.accept}
-        keys = self.settings.api_keys
-        email_address = self.settings.email
-        if request.source is Source.CROSSREF and email_address:
-            params.append(("mailto", email_address))
-        elif request.source is Source.PUBMED:
-            params.append(("tool", "citecheck"))
-            if email_address:
-                params.append(("email", email_address))
-            if "NCBI_API_KEY" in keys:
-                params.append(("api_key", keys["NCBI_API_KEY"]))
-        elif request.source is Source.OPENALEX:
-            if "OPENALEX_API_KEY" in keys:
-                params.append(("api_key", keys["OPENALEX_API_KEY"]))
-            if email_address:
-                params.append(("mailto", email_address))
-        elif request.source is Source.SEMANTICSCHOLAR and "S2_API_KEY" in keys:
-            headers["x-api-key"] = keys["S2_API_KEY"]
-        elif request.source is Source.UNPAYWALL and email_address:
-            params.append(("email", email_address))
+        signature = REGISTRIES[request.source].sign(self.settings.identity())
+        params: list[tuple[str, _Param]] = [*request.params, *signature.params]
+        headers = {"Accept": request.accept, **dict(signature.headers)}
         return self.settings.base_urls[request.source] + request.path, params, headers
 
     async def _send_with_retries(self, request: RegistryRequest) -> RegistryResponse:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from citecore.registries.settings import SourcePolicy
+from citecore.registries.registry import SourcePolicy
 
 
 class Limiter:

@@ -13,6 +13,15 @@ from citecore.bib.names import parse_display_name
 from citecore.model import Person, Source
 from citecore.registries.answers import answer_parser
 from citecore.registries.record import OpenAccessCopy, Update, WorkRecord
+from citecore.registries.registry import (
+    DoiLookup,
+    Identity,
+    Keyless,
+    Registry,
+    Signature,
+    SourcePolicy,
+    TitleSearch,
+)
 from citecore.registries.request import RegistryRequest, quote_doi
 
 
@@ -94,3 +103,30 @@ def parse_copies(body: str) -> tuple[OpenAccessCopy, ...]:
                 version=str(location.get("version") or ""),
             )
     return tuple(copies.values())
+
+
+def _identified(identity: Identity) -> Signature:
+    params = []
+    if KEY_VARIABLE in identity.api_keys:
+        params.append(("api_key", identity.api_keys[KEY_VARIABLE]))
+    if identity.email:
+        params.append(("mailto", identity.email))
+    return Signature(tuple(params))
+
+
+def _search(title: str, _author: str) -> RegistryRequest:
+    return search_request(title)
+
+
+TITLE_SEARCH = TitleSearch(_search, parse_search, without_key=Keyless.NEVER)
+DOI_LOOKUP = DoiLookup(work_request, parse_work)
+KEY_VARIABLE = "OPENALEX_API_KEY"
+REGISTRY = Registry(
+    Source.OPENALEX,
+    "https://api.openalex.org",
+    SourcePolicy(10.0, 5),
+    key_variable=KEY_VARIABLE,
+    sign=_identified,
+    title_search=TITLE_SEARCH,
+    doi_lookup=DOI_LOOKUP,
+)

@@ -13,6 +13,7 @@ from typing import Any
 from citecore.model import Person, Source
 from citecore.registries.answers import answer_parser
 from citecore.registries.record import Update, WorkRecord
+from citecore.registries.registry import Identity, Registry, Signature, SourcePolicy
 from citecore.registries.request import RegistryRequest
 
 _EUTILS = "/entrez/eutils"
@@ -86,3 +87,24 @@ def parse_summary(body: str) -> list[WorkRecord]:
 def parse_search(body: str) -> list[str]:
     """The PMIDs an esearch JSON answer lists."""
     return [str(pmid) for pmid in json.loads(body)["esearchresult"].get("idlist", [])]
+
+
+def _identified(identity: Identity) -> Signature:
+    """`tool` always, `email` when known, and the key that lifts the limit to 10 a second."""
+    params = [("tool", "citecheck")]
+    if identity.email:
+        params.append(("email", identity.email))
+    if KEY_VARIABLE in identity.api_keys:
+        params.append(("api_key", identity.api_keys[KEY_VARIABLE]))
+    return Signature(tuple(params))
+
+
+KEY_VARIABLE = "NCBI_API_KEY"
+REGISTRY = Registry(
+    Source.PUBMED,
+    "https://eutils.ncbi.nlm.nih.gov",
+    SourcePolicy(3.0, 3),
+    key_variable=KEY_VARIABLE,
+    keyed_policy=SourcePolicy(10.0, 3),
+    sign=_identified,
+)

@@ -11,6 +11,14 @@ from citecore.identifiers import normalize_arxiv
 from citecore.model import Person, Source
 from citecore.registries.answers import answer_parser
 from citecore.registries.record import OpenAccessCopy, WorkRecord
+from citecore.registries.registry import (
+    Identity,
+    Keyless,
+    Registry,
+    Signature,
+    SourcePolicy,
+    TitleSearch,
+)
 from citecore.registries.request import RegistryRequest, quote_doi
 
 _FIELDS = "title,authors,year,venue,externalIds,publicationTypes"
@@ -68,3 +76,24 @@ def parse_copies(body: str) -> tuple[OpenAccessCopy, ...]:
         if url
         else ()
     )
+
+
+def _keyed(identity: Identity) -> Signature:
+    key = identity.api_keys.get(KEY_VARIABLE)
+    return Signature(headers=(("x-api-key", key),) if key else ())
+
+
+def _search(title: str, _author: str) -> RegistryRequest:
+    return match_request(title)
+
+
+TITLE_SEARCH = TitleSearch(_search, parse_match, without_key=Keyless.LAST_RESORT)
+KEY_VARIABLE = "S2_API_KEY"
+REGISTRY = Registry(
+    Source.SEMANTICSCHOLAR,
+    "https://api.semanticscholar.org",
+    SourcePolicy(1.0, 1),
+    key_variable=KEY_VARIABLE,
+    sign=_keyed,
+    title_search=TITLE_SEARCH,
+)

@@ -12,43 +12,13 @@ from dataclasses import dataclass, field, replace
 from citecore.errors import OptionsError
 from citecore.model import Source
 from citecore.options import Options
+from citecore.registries.catalogue import KEY_VARIABLES, REGISTRIES
+from citecore.registries.registry import Identity, SourcePolicy
 
-
-@dataclass(frozen=True, slots=True)
-class SourcePolicy:
-    """A registry's published limits: request rate and simultaneous connections."""
-
-    requests_per_second: float
-    concurrency: int
-
-
-# The published limits (DESIGN.md, "Network etiquette"); override per run with ClientSettings.
-POLICIES: Mapping[Source, SourcePolicy] = {
-    Source.CROSSREF: SourcePolicy(10.0, 3),
-    Source.ARXIV: SourcePolicy(1 / 3, 1),
-    Source.PUBMED: SourcePolicy(3.0, 3),
-    Source.OPENALEX: SourcePolicy(10.0, 5),
-    Source.SEMANTICSCHOLAR: SourcePolicy(1.0, 1),
-    Source.DATACITE: SourcePolicy(1000 / 300, 3),
-    Source.DOI: SourcePolicy(1000 / 300, 3),
-    Source.EUROPEPMC: SourcePolicy(2.0, 2),
-    Source.DBLP: SourcePolicy(1.0, 1),
-    Source.UNPAYWALL: SourcePolicy(10.0, 3),
-}
-PUBMED_WITH_KEY = SourcePolicy(10.0, 3)
-
-BASE_URLS: Mapping[Source, str] = {
-    Source.DOI: "https://doi.org",
-    Source.CROSSREF: "https://api.crossref.org",
-    Source.DATACITE: "https://api.datacite.org",
-    Source.ARXIV: "https://export.arxiv.org",
-    Source.PUBMED: "https://eutils.ncbi.nlm.nih.gov",
-    Source.EUROPEPMC: "https://www.ebi.ac.uk",
-    Source.OPENALEX: "https://api.openalex.org",
-    Source.SEMANTICSCHOLAR: "https://api.semanticscholar.org",
-    Source.DBLP: "https://dblp.org",
-    Source.UNPAYWALL: "https://api.unpaywall.org",
-}
+# The published limits and addresses, as each adapter declares them (DESIGN.md, "Network
+# etiquette"); override per run with ClientSettings or the environment.
+POLICIES: Mapping[Source, SourcePolicy] = {s: r.policy for s, r in REGISTRIES.items()}
+BASE_URLS: Mapping[Source, str] = {s: r.base_url for s, r in REGISTRIES.items()}
 
 
 def rate_variables(source: Source) -> tuple[str, str]:
@@ -106,6 +76,10 @@ class ClientSettings:
         contact = f" (mailto:{self.email})" if self.email else ""
         return f"citecheck/{__version__}{contact}"
 
+    def identity(self) -> Identity:
+        """Who the requests say is asking: the contact address and the keys."""
+        return Identity(self.email, self.api_keys)
+
     @classmethod
     def from_environment(
         cls, environ: Mapping[str, str] | None = None, /, **overrides: object
@@ -119,14 +93,9 @@ class ClientSettings:
         for source in Source:
             if environ.get(base_url_variable(source)):
                 base_urls[source] = environ[base_url_variable(source)].rstrip("/")
-        keys = {
-            name: environ[name]
-            for name in ("OPENALEX_API_KEY", "S2_API_KEY", "NCBI_API_KEY")
-            if environ.get(name)
-        }
-        policies = dict(POLICIES)
-        if "NCBI_API_KEY" in keys:
-            policies[Source.PUBMED] = PUBMED_WITH_KEY
+        keys = {name: environ[name] for name in KEY_VARIABLES if environ.get(name)}
+        holder = Identity(api_keys=keys)
+        policies = {source: r.policy_for(holder) for source, r in REGISTRIES.items()}
         # The published limits hold unless the user says otherwise: a base URL alone (a mirror
         # of unknown capacity) never lifts them.
         policies = {source: _policy(source, p, environ) for source, p in policies.items()}

@@ -7,6 +7,7 @@ import json
 from citecore.model import Source
 from citecore.registries.answers import answer_parser
 from citecore.registries.record import OpenAccessCopy
+from citecore.registries.registry import Identity, Registry, Signature, SourcePolicy
 from citecore.registries.request import RegistryRequest, quote_doi
 
 
@@ -42,3 +43,16 @@ def parse_copies(body: str) -> tuple[OpenAccessCopy, ...]:
                 version=str(location.get("version") or ""),
             )
     return tuple(copies.values())
+
+
+def _identified(identity: Identity) -> Signature:
+    return Signature((("email", identity.email),) if identity.email else ())
+
+
+REGISTRY = Registry(
+    Source.UNPAYWALL,
+    "https://api.unpaywall.org",
+    SourcePolicy(10.0, 3),
+    sign=_identified,
+    needs_email=True,
+)

@@ -17,6 +17,12 @@ from citecore.verify.trail import Fetch, Trail
 # Prefixes whose agency is known without asking doi.org (DataCite repositories).
 _DATACITE_PREFIXES = ("10.48550/", "10.5281/", "10.6084/", "10.5061/", "10.1594/", "10.4230/")
 
+# The agencies whose metadata is read, and where.
+_AGENCY_LOOKUPS = {
+    doi_org.Agency.CROSSREF: crossref.DOI_LOOKUP,
+    doi_org.Agency.DATACITE: datacite.DOI_LOOKUP,
+}
+
 
 def registered_doi(doi: str, trail: Trail) -> str:
     """arXiv registers its DOIs for unversioned ids: "10.48550/arxiv.2104.09425v2" names the
@@ -86,11 +92,8 @@ async def _from_agency(
     doi: str, agency: doi_org.Agency, fetch: Fetch, trail: Trail, quiet_absence: bool = False
 ) -> bool:
     """Fetch a DOI's record from its agency into the trail; True when a record was found."""
-    if agency is doi_org.Agency.CROSSREF:
-        request, parse = crossref.work_request(doi), crossref.parse_work
-    else:
-        request, parse = datacite.work_request(doi), datacite.parse_work
-    answer = await fetch(request)
+    lookup = _AGENCY_LOOKUPS[agency]
+    answer = await fetch(lookup.request(doi))
     if not trail.saw(answer):
         return False
     if answer.status is Status.ABSENT:
@@ -98,7 +101,7 @@ async def _from_agency(
             trail.notes.append(f"DOI {doi} is not in {agency.value}")
         return False
     try:
-        trail.records.append(parse(answer.body))
+        trail.records.append(lookup.parse(answer.body))
     except ValueError:  # how every registry parser says "unreadable" (registries.answers)
         trail.failures.append(Failure.SERVER)
         return False

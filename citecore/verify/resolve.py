@@ -85,7 +85,12 @@ async def verify_reference(
     request per reference that only those reports need. A snapshot, when given, is asked first."""
     result = await _verdict(reference, client, snapshot)
     doi = result.match.doi if result.match else ""
-    if open_access and client.settings.email and doi and ReferenceFlag.OA_URL not in result.flags:
+    if (
+        open_access
+        and unpaywall.REGISTRY.usable(client.settings.identity())
+        and doi
+        and ReferenceFlag.OA_URL not in result.flags
+    ):
         answer = await client.fetch(unpaywall.oa_request(doi))
         try:
             url = unpaywall.parse_oa_url(answer.body) if answer.status is Status.OK else ""
@@ -156,8 +161,7 @@ def _lookup(
 ) -> Lookup:
     """What the follow-up questions may ask: the title search (a snapshot first, when there is
     one; it alone when complete), the registries with the keys the settings hold."""
-    keys = client.settings.api_keys
-    use_openalex, use_s2 = "OPENALEX_API_KEY" in keys, "S2_API_KEY" in keys
+    identity = client.settings.identity()
 
     async def search() -> list[WorkRecord]:
         if not reference.title:
@@ -167,9 +171,9 @@ def _lookup(
             trail.note_source("snapshot")
             if closed or any(compare_titles(reference.title, r.title).same for r in local):
                 return local
-        return await search_title(reference, fetch, trail, use_openalex, use_s2)
+        return await search_title(reference, fetch, trail, identity)
 
-    return Lookup(reference, fetch, trail, search, use_openalex, closed is not None)
+    return Lookup(reference, fetch, trail, search, identity, closed is not None)
 
 
 async def _identify(

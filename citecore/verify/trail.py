@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from citecore.model import FieldMismatch, Match, Reference
 from citecore.registries.http import Failure, RegistryResponse, Status
 from citecore.registries.record import WorkRecord
+from citecore.registries.registry import Identity
 from citecore.registries.request import RegistryRequest
 from citecore.verify.compare import compare_titles
 
@@ -67,7 +68,7 @@ class Lookup:
     fetch: Fetch
     trail: Trail
     search: Callable[[], Awaitable[list[WorkRecord]]]
-    use_openalex: bool
+    identity: Identity  # whose keys decide which title searches may be asked
     closed: bool = False  # a complete snapshot is the only source
     found: list[WorkRecord] = field(default_factory=list)
     searched: bool = False

@@ -5,14 +5,12 @@ short author list are missing from a complete one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from citecore.model import FieldMismatch
 from citecore.registries import dblp, openalex, semantic_scholar
 from citecore.registries.http import Status
 from citecore.registries.record import WorkRecord
-from citecore.registries.request import RegistryRequest
 from citecore.verify.compare import (
     Comparison,
     compare,
@@ -96,15 +94,15 @@ async def _ask_for_published(lookup: Lookup) -> tuple[list[WorkRecord], bool]:
         return [
             r for r in records if compare_titles(title, r.title).same and not is_preprint_record(r)
         ], True
-    searches: list[tuple[RegistryRequest, Callable[[str], list[WorkRecord]]]] = [
-        (dblp.search_request(title), dblp.parse_search),
-        (semantic_scholar.match_request(title), semantic_scholar.parse_match),
+    searches = [
+        module.TITLE_SEARCH
+        for module in (dblp, semantic_scholar, openalex)
+        if module.REGISTRY.searches_titles(lookup.identity, last_resort=True)
     ]
-    if lookup.use_openalex:
-        searches.append((openalex.search_request(title), openalex.parse_search))
     found: list[WorkRecord] = []
     complete = True
-    for request, parse in searches:
+    for search in searches:
+        request = search.request(title, "")
         response = await lookup.fetch(request)
         lookup.trail.note_source(request.source.value)
         if response.status is Status.FAILED:
@@ -113,7 +111,7 @@ async def _ask_for_published(lookup: Lookup) -> tuple[list[WorkRecord], bool]:
         if response.status is Status.ABSENT:
             continue
         try:
-            records = parse(response.body)
+            records = search.parse(response.body)
         except ValueError:
             complete = False
             continue

@@ -22,8 +22,9 @@ from citecore.registries.http import (
     Status,
     retry_after_seconds,
 )
+from citecore.registries.registry import SourcePolicy
 from citecore.registries.request import RegistryRequest
-from citecore.registries.settings import ClientSettings, SourcePolicy
+from citecore.registries.settings import ClientSettings
 from tests.emulator import RegistryEmulator, Reply, fixture
 
 WORK = crossref.work_request("10.7554/elife.01567")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from citecore.registries.http import RegistryClient, retry_after_seconds
 from citecore.registries.limits import Limiter
-from citecore.registries.settings import SourcePolicy
+from citecore.registries.registry import SourcePolicy
 
 HEADER_TEXT = st.text(st.characters(codec="latin-1"), max_size=40)
 NUMBERISH = st.one_of(

@@ -11,7 +11,8 @@ import citecore.verify.registry as registry_module
 from citecore.bib.bibtex import parse_bibtex
 from citecore.model import Reference, ReferenceFlag, ReferenceResult, ReferenceVerdict, Source
 from citecore.registries import arxiv, crossref, datacite, dblp, doi_org, europepmc
-from citecore.registries.settings import ClientSettings, SourcePolicy
+from citecore.registries.registry import SourcePolicy
+from citecore.registries.settings import ClientSettings
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, Reply, dblp_hits, dblp_no_hits, fixture, recorded
 

@@ -14,7 +14,8 @@ from citecore.bib.bibtex import parse_bibtex
 from citecore.cli import main
 from citecore.errors import InputError
 from citecore.model import ReferenceVerdict, Source
-from citecore.registries.settings import ClientSettings, SourcePolicy
+from citecore.registries.registry import SourcePolicy
+from citecore.registries.settings import ClientSettings
 from citecore.registries.snapshot import Snapshot, build_snapshot
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, recorded

@@ -13,7 +13,8 @@ import pytest
 from citecore.bib.bibtex import parse_bibtex
 from citecore.model import ReferenceFlag, ReferenceResult, ReferenceVerdict, Source
 from citecore.registries import arxiv, crossref
-from citecore.registries.settings import ClientSettings, SourcePolicy
+from citecore.registries.registry import SourcePolicy
+from citecore.registries.settings import ClientSettings
 from citecore.registries.snapshot import build_snapshot
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, Reply
