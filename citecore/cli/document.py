@@ -70,7 +70,11 @@ def _document_command(
     check.add_argument("document", type=Path, help=document_help)
     bibliography_option(check)
     report_flags(check, REPORT_FORMATS)
-    option_flags(check, "strict")
+    option_flags(
+        check,
+        "strict",
+        says={"strict": "every error-level finding fails the run, exit 1 (the default here)"},
+    )
     registry_flags(check)
     option_flags(
         check,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -43,25 +44,27 @@ def report_flags(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> N
     parser.add_argument("--only", choices=["issues"], help="leave out information-level rows")
 
 
-def option_flags(parser: argparse.ArgumentParser, *names: str) -> None:
+def option_flags(
+    parser: argparse.ArgumentParser, *names: str, says: Mapping[str, str] | None = None
+) -> None:
     """The command-line flags of the named options, as `citecore.options.declared` spells and
-    explains them; each value is read (and refused, exit 2) by the option's own reader."""
+    explains them (`says` words a flag for this command: what `--strict` does in a build);
+    each value is read (and refused, exit 2) by the option's own reader."""
     for name in names:
         declared = BY_NAME[name]
         flag = declared.flag
         assert flag is not None, f"option {name} has no command-line flag"
         spellings = [s for s in (flag.short, flag.spelling) if s]
+        help_text = (says or {}).get(name) or flag.says or declared.meaning
         if flag.switch is None:
-            parser.add_argument(
-                *spellings, dest=name, metavar=flag.metavar, help=flag.says or declared.meaning
-            )
+            parser.add_argument(*spellings, dest=name, metavar=flag.metavar, help=help_text)
         else:
             parser.add_argument(
                 *spellings,
                 dest=name,
                 action="store_true" if flag.switch else "store_false",
                 default=None,
-                help=flag.says or declared.meaning,
+                help=help_text,
             )
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from citecore.annotate.latex_verdicts import problem_lines, render_verdicts
 from citecore.api import check_latex_file
-from citecore.cli.flags import Commands
+from citecore.cli.flags import Commands, cli_layer, option_flags
 from citecore.errors import CitecheckError
 from citecore.model import Severity
 from citecore.options import resolve_options
@@ -30,9 +30,7 @@ def register(commands: Commands) -> None:
         "latexmk-hook", help="run by latexmk after bibtex/biber (see latexmk/citecheck.latexmkrc)"
     )
     hook.add_argument("main", type=Path, help="the main .tex (or its .aux)")
-    hook.add_argument(
-        "--strict", action="store_true", default=None, help="fail the build on error findings"
-    )
+    option_flags(hook, "strict", says={"strict": "fail the build on error-level findings"})
     hook.add_argument(
         "--session",
         default="",
@@ -53,8 +51,7 @@ def run_hook(args: argparse.Namespace) -> int:
     """Check the project, write `<jobname>.citecheck.tex` when it changed (latexmk then reruns
     LaTeX), print one line per problem; non-zero in strict mode when a problem fails."""
     main_tex = args.main if args.main.suffix == ".tex" else args.main.with_suffix(".tex")
-    layer = {"strict": True} if args.strict else {}
-    options = resolve_options(layer, folder=main_tex.parent)
+    options = resolve_options(cli_layer(args), folder=main_tex.parent)
     result = check_latex_file(main_tex, options, registry_verifier(options))
     verdicts = main_tex.with_suffix(".citecheck.tex")
     text = render_verdicts(result)

@@ -52,20 +52,18 @@ def register(commands: Commands) -> None:
     build.add_argument(
         "-o", "--output", type=Path, required=True, metavar="POOL.json", help="pool to write"
     )
-    build.add_argument(
-        "--cutoff", metavar="YYYY[-MM[-DD]]", help="accept only works published before this date"
+    option_flags(
+        build,
+        "cutoff",
+        "offline",
+        "email",
+        says={"cutoff": "accept only works published strictly before this date"},
     )
-    option_flags(build, "offline", "email")
     corroborate = pool_commands.add_parser(
         "corroborate", help="re-check every pool paper against Crossref and OpenAlex (tiers)"
     )
     corroborate.add_argument("pool", type=Path, help="the pool's JSON file")
-    corroborate.add_argument(
-        "--offline", action="store_true", default=None, help="cached registry answers only"
-    )
-    corroborate.add_argument(
-        "--email", metavar="ADDR", help="contact address sent to the registries"
-    )
+    option_flags(corroborate, "offline", "email")
     to_bibtex = pool_commands.add_parser("bibtex", help="the pool as BibTeX with its keys")
     to_bibtex.add_argument("pool", type=Path, help="the pool's JSON file")
     to_bibtex.add_argument(
@@ -137,7 +135,7 @@ def _verify_pool(args: argparse.Namespace) -> int:
 
     options, settings = _client_settings(args)
     candidates = parse_candidates(json.loads(args.candidates.read_text(encoding="utf-8")))
-    cutoff = cutoff_date(args.cutoff) if args.cutoff else None
+    cutoff = cutoff_date(options.cutoff) if options.cutoff else None
 
     async def run() -> Outcome:
         with Cache(options.cache) as cache:

@@ -53,7 +53,7 @@ DECLARED: tuple[Declared, ...] = (
     Declared(
         "strict",
         values.boolean,
-        "exit 1 on error-level findings (the command line's default)",
+        "every error-level finding fails the run (exit 1)",
         Flag("--strict", switch=True),
     ),
     Declared(

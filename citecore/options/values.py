@@ -4,6 +4,8 @@ values from files), and returns the field's value or raises OptionsError with on
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -111,12 +113,12 @@ def judge(name: str, value: Any) -> JudgeKind | None:
 
 
 def seconds(name: str, value: Any) -> float:
-    """A positive number of seconds."""
+    """A positive, finite number of seconds."""
     try:
         number = float(value)
     except (TypeError, ValueError) as exc:
         raise OptionsError(f"option {spelled(name)}: expected seconds, got {value!r}") from exc
-    if not number > 0:
+    if not (number > 0 and math.isfinite(number)):
         raise OptionsError(f"option {spelled(name)}: expected a positive number, got {value!r}")
     return number
 
@@ -150,12 +152,19 @@ def count(name: str, value: Any) -> int | None:
 
 
 def date(name: str, value: Any) -> str:
-    """YYYY, YYYY-MM or YYYY-MM-DD; empty for none."""
+    """YYYY, YYYY-MM or YYYY-MM-DD naming a day, month or year of the calendar; empty for none."""
     written = str(value or "").strip()
-    if written and not re.fullmatch(r"\d{4}(-\d{1,2}(-\d{1,2})?)?", written):
+    if not written:
+        return written
+    match = re.fullmatch(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?", written)
+    try:
+        if match is None:
+            raise ValueError("not YYYY, YYYY-MM or YYYY-MM-DD")
+        dt.date(int(match.group(1)), int(match.group(2) or 1), int(match.group(3) or 1))
+    except ValueError:
         raise OptionsError(
-            f"option {spelled(name)}: expected YYYY, YYYY-MM or YYYY-MM-DD, got {value!r}"
-        )
+            f"option {spelled(name)}: expected a date as YYYY, YYYY-MM or YYYY-MM-DD, got {value!r}"
+        ) from None
     return written
 
 

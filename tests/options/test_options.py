@@ -9,6 +9,8 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from citecore.cli import main
 from citecore.cli.app import build_parser
@@ -26,6 +28,7 @@ from citecore.options import (
     values,
 )
 from citecore.policy import failing_kinds
+from citecore.pool.policy import cutoff_date
 from tests.conftest import run_pandoc
 
 
@@ -186,14 +189,20 @@ def test_every_field_of_options_is_filled_by_one_declared_option() -> None:
     assert set(targets) == {f.name for f in fields(Options)} - {"today", "problems"}
 
 
-def _refused(declared: Declared) -> str | None:
-    """A value the option's reader refuses, if it refuses any we try."""
-    for value in ("maybe", "abc", "-1"):
+# Values some reader must refuse: words, signs, numbers no option means, and dates the calendar
+# does not have (a reader that let "2024-13" through crashed the run that used it).
+_HOSTILE = ("maybe", "abc", "-1", "nan", "inf", "2024-13", "2024-02-30", "1999-00")
+
+
+def _refused(declared: Declared) -> list[str]:
+    """The values the option's reader refuses, of those we try."""
+    refused = []
+    for value in _HOSTILE:
         try:
             declared.read(declared.name, value)
         except OptionsError:
-            return value
-    return None
+            refused.append(value)
+    return refused
 
 
 def _command_with(flag: str, document: Path) -> list[str]:
@@ -228,19 +237,21 @@ def test_a_bad_value_of_any_option_is_exit_2_wherever_it_is_given(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    bad = _refused(declared)
-    if bad is None:  # free text: a name, an address, a path
+    refused = _refused(declared)
+    if not refused:  # free text: a name, an address, a path
         assert declared.read in (values.text, values.path, values.names)
         return
     command = ["check", str(checkable), "--offline", "--no-verify", "-f", "json"]
     assert main(command) == 0
     capsys.readouterr()
     environment = f"CITECHECK_{declared.name.upper()}"
-    monkeypatch.setenv(environment, bad)
-    assert main(command) == 2, environment
-    said = capsys.readouterr()
-    assert f"option {declared.name.replace('_', '-')}" in said.out + said.err
+    for bad in refused:
+        monkeypatch.setenv(environment, bad)
+        assert main(command) == 2, (environment, bad)
+        said = capsys.readouterr()
+        assert f"option {declared.name.replace('_', '-')}" in said.out + said.err
     monkeypatch.delenv(environment)
+    bad = refused[0]
     flag = declared.flag
     if flag is not None and flag.switch is None:
         typed = _command_with(flag.spelling, checkable)
@@ -248,3 +259,21 @@ def test_a_bad_value_of_any_option_is_exit_2_wherever_it_is_given(
         lines = capsys.readouterr().err.strip().splitlines()
         assert len(lines) == 1, lines
         assert lines[0].startswith(f"citecheck: error: option {declared.name.replace('_', '-')}")
+
+
+@given(st.from_regex(r"\A\s?\d{4}(-\d{1,2}(-\d{1,2})?)?\s?\Z"))
+def test_a_date_the_option_accepts_is_one_the_cutoff_rules_can_read(written: str) -> None:
+    try:
+        accepted = values.date("cutoff", written)
+    except OptionsError:
+        return
+    cutoff_date(accepted)
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=8))
+def test_seconds_are_positive_and_finite_or_refused(written: float | str) -> None:
+    try:
+        read = values.seconds("timeout", written)
+    except OptionsError:
+        return
+    assert 0 < read < float("inf")
