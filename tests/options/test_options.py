@@ -277,3 +277,20 @@ def test_seconds_are_positive_and_finite_or_refused(written: float | str) -> Non
     except OptionsError:
         return
     assert 0 < read < float("inf")
+
+
+@given(
+    st.sampled_from(DECLARED),
+    st.text(max_size=24)
+    | st.integers()
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.booleans()
+    | st.none()
+    | st.lists(st.text(max_size=6), max_size=3),
+)
+def test_a_reader_accepts_a_value_or_says_why_not(declared: Declared, written: object) -> None:
+    # What a citecheck.toml, metadata or the environment may hold: never a traceback.
+    try:
+        declared.read(declared.name, written)
+    except OptionsError:
+        pass
