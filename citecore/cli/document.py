@@ -53,12 +53,7 @@ def register(commands: Commands) -> None:
         "document", type=Path, help="the document (.md/.qmd/.Rmd, or a LaTeX main .tex)"
     )
     bibliography_option(audit)
-    audit.add_argument(
-        "--sources",
-        type=Path,
-        metavar="DIR",
-        help="folder of source files named <key>.pdf|.md|.txt",
-    )
+    option_flags(audit, "sources")
     audit.set_defaults(run=run_audit)
 
 

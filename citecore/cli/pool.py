@@ -16,7 +16,7 @@ from citecore.extract.latex import extract_latex
 from citecore.extract.markdown import extract_citations
 from citecore.files import write_atomically
 from citecore.model import Severity
-from citecore.options import Options, build_options, environment_layer
+from citecore.options import Options, build_options, environment_layer, values
 from citecore.pandoc.reader import read_markdown
 from citecore.pool.bibtex import key_mapping, pool_bibtex, rewrite_keys, sync_preview
 from citecore.pool.build import Outcome, build_pool, parse_candidates
@@ -40,9 +40,7 @@ def register(commands: Commands) -> None:
     )
     covered.add_argument("--doc", type=Path, required=True, help="the document")
     covered.add_argument("--pool", type=Path, required=True, help="the pool's JSON file")
-    covered.add_argument(
-        "--threshold", type=float, default=0.9, help="share of the pool to cite (default 0.9)"
-    )
+    covered.add_argument("--threshold", default=0.9, help="share of the pool to cite (default 0.9)")
     build = pool_commands.add_parser(
         "verify", help="build a pool from raw candidates: search, accept, dedup"
     )
@@ -108,7 +106,7 @@ def run_pool(args: argparse.Namespace) -> int:
         return _verify_pool(args)
     pool, _ = load_pool(args.pool)
     cited = _cited_keys(args.doc)
-    result = coverage(pool, cited, args.threshold)
+    result = coverage(pool, cited, values.share("threshold", args.threshold))
     print(f"coverage: {result.summary()}, {result.required} required")
     for tag, papers in sorted(result.uncited.items()):
         print(f"uncited in {tag}:")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from citecore.api import check_latex_file, check_markdown_file
 from citecore.api.bibliography import verify_files
-from citecore.cli.flags import Commands, cli_layer
+from citecore.cli.flags import Commands, cli_layer, option_flags
 from citecore.extract.latex_root import main_files_for
 from citecore.options import resolve_options
 from citecore.policy import exit_status, failing_findings
@@ -35,10 +35,10 @@ def register(commands: Commands) -> None:
     )
     hook.add_argument("files", nargs="*", type=Path, metavar="FILE", help="changed files")
     hook.add_argument("--online", action="store_true", help="ask the registries (slower commits)")
-    hook.add_argument(
-        "--fail-on",
-        metavar="KIND[,KIND…]",
-        help="finding kinds that fail the commit (default: every error kind)",
+    option_flags(
+        hook,
+        "fail_on",
+        says={"fail_on": "finding kinds that fail the commit (default: every error kind)"},
     )
     hook.set_defaults(run=run_precommit)
 

@@ -33,23 +33,22 @@ def register(commands: Commands) -> None:
         "input", type=Path, help="a document (.md/.qmd/.Rmd/.tex), or a bibliography: every entry"
     )
     bibliography_option(fetch)
-    fetch.add_argument(
-        "--sources",
-        type=Path,
-        metavar="DIR",
-        help="where to store them (default: sources/ beside the document)",
+    option_flags(
+        fetch,
+        "sources",
+        "email",
+        "cache",
+        "refresh",
+        "offline",
+        "zotero",
+        "zotero_url",
+        "zotero_data",
+        says={
+            "sources": "where to store them (default: sources/ beside the document)",
+            "refresh": "look again for keys found missing within the last day",
+            "offline": "no network: the Zotero library only",
+        },
     )
-    option_flags(fetch, "email", "cache")
-    fetch.add_argument(
-        "--refresh",
-        action="store_true",
-        default=None,
-        help="look again for keys found missing within the last day",
-    )
-    fetch.add_argument(
-        "--offline", action="store_true", default=None, help="no network: the Zotero library only"
-    )
-    option_flags(fetch, "zotero", "zotero_url", "zotero_data")
     fetch.set_defaults(run=run_fetch)
 
 
