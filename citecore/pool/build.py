@@ -101,7 +101,7 @@ async def _best_hit(
 ) -> tuple[WorkRecord, float] | None:
     hits: list[WorkRecord] = []
     for search in (crossref.TITLE_SEARCH, arxiv.TITLE_SEARCH):
-        response = await client.fetch(search.request(candidate.title, ""))
+        response = await client.fetch(search.ask(candidate.title))
         if response.status is Status.OK:
             try:
                 hits.extend(search.parse(response.body))

@@ -63,7 +63,7 @@ async def _index_record(
     search = index.title_search
     if search is None or not index.searches_titles(client.settings.identity()):
         return None
-    response = await client.fetch(search.request(paper.title, ""))
+    response = await client.fetch(search.ask(paper.title))
     if response.status is Status.FAILED:
         notes.append(f"{name} did not answer")
         return None

@@ -73,11 +73,7 @@ def parse_feed(body: str) -> list[WorkRecord]:
     return [r for r in records if r.arxiv_id and "api/errors" not in r.arxiv_id]
 
 
-def _search(title: str, _author: str) -> RegistryRequest:
-    return search_request(title)
-
-
-TITLE_SEARCH = TitleSearch(_search, parse_feed)
+TITLE_SEARCH = TitleSearch(search_request, parse_feed)
 # arXiv's API terms: one request every three seconds, on a single connection.
 REGISTRY = Registry(
     Source.ARXIV,

@@ -132,7 +132,7 @@ def _polite(identity: Identity) -> Signature:
     return Signature((("mailto", identity.email),) if identity.email else ())
 
 
-TITLE_SEARCH = TitleSearch(search_request, parse_search)
+TITLE_SEARCH = TitleSearch(search_request, parse_search, request_with_author=search_request)
 DOI_LOOKUP = DoiLookup(work_request, parse_work)
 REGISTRY = Registry(
     Source.CROSSREF,

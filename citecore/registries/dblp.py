@@ -63,11 +63,7 @@ def parse_search(body: str) -> list[WorkRecord]:
     return parse_hits(hits)
 
 
-def _search(title: str, _author: str) -> RegistryRequest:
-    return search_request(title)
-
-
-TITLE_SEARCH = TitleSearch(_search, parse_search)
+TITLE_SEARCH = TitleSearch(search_request, parse_search)
 # dblp's FAQ: "You should always be fine when waiting for at least one or two second between two
 # consecutive requests"; excess is answered 429 with Retry-After.
 REGISTRY = Registry(

@@ -96,11 +96,7 @@ def parse_open_access(body: str) -> tuple[str, str]:
     return "", ""
 
 
-def _search(title: str, _author: str) -> RegistryRequest:
-    return search_request(title)
-
-
-TITLE_SEARCH = TitleSearch(_search, parse_search)
+TITLE_SEARCH = TitleSearch(search_request, parse_search)
 REGISTRY = Registry(
     Source.EUROPEPMC,
     "https://www.ebi.ac.uk",

@@ -114,11 +114,7 @@ def _identified(identity: Identity) -> Signature:
     return Signature(tuple(params))
 
 
-def _search(title: str, _author: str) -> RegistryRequest:
-    return search_request(title)
-
-
-TITLE_SEARCH = TitleSearch(_search, parse_search, without_key=Keyless.NEVER)
+TITLE_SEARCH = TitleSearch(search_request, parse_search, without_key=Keyless.NEVER)
 DOI_LOOKUP = DoiLookup(work_request, parse_work)
 KEY_VARIABLE = "OPENALEX_API_KEY"
 REGISTRY = Registry(

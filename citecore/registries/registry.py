@@ -56,12 +56,19 @@ class Keyless(Enum):
 
 @dataclass(frozen=True, slots=True)
 class TitleSearch:
-    """A registry's title search: the request for a title (and the first author's family
-    name, which a registry may use or ignore) and the parser of its answer."""
+    """A registry's title search: the request for a title, the parser of its answer, and, for
+    a registry whose search weighs authors too, the request for a title and first author."""
 
-    request: Callable[[str, str], RegistryRequest]
+    request: Callable[[str], RegistryRequest]
     parse: Callable[[str], list[WorkRecord]]
     without_key: Keyless = Keyless.OPEN
+    request_with_author: Callable[[str, str], RegistryRequest] | None = None
+
+    def ask(self, title: str, first_author: str = "") -> RegistryRequest:
+        """The request for `title`, with the first author's family name where it is used."""
+        if first_author and self.request_with_author is not None:
+            return self.request_with_author(title, first_author)
+        return self.request(title)
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,11 +83,7 @@ def _keyed(identity: Identity) -> Signature:
     return Signature(headers=(("x-api-key", key),) if key else ())
 
 
-def _search(title: str, _author: str) -> RegistryRequest:
-    return match_request(title)
-
-
-TITLE_SEARCH = TitleSearch(_search, parse_match, without_key=Keyless.LAST_RESORT)
+TITLE_SEARCH = TitleSearch(match_request, parse_match, without_key=Keyless.LAST_RESORT)
 KEY_VARIABLE = "S2_API_KEY"
 REGISTRY = Registry(
     Source.SEMANTICSCHOLAR,

@@ -46,7 +46,7 @@ async def search_title(
     first_author = reference.authors[0].family if reference.authors else ""
     found: list[WorkRecord] = []
     for search in title_route(reference, identity):
-        request = search.request(reference.title, first_author)
+        request = search.ask(reference.title, first_author)
         response = await fetch(request)
         if request.source is Source.DBLP and response.status is Status.FAILED:
             # optional: an unreachable DBLP neither blocks nor weakens a verdict found elsewhere

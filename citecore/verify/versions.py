@@ -102,7 +102,7 @@ async def _ask_for_published(lookup: Lookup) -> tuple[list[WorkRecord], bool]:
     found: list[WorkRecord] = []
     complete = True
     for search in searches:
-        request = search.request(title, "")
+        request = search.ask(title)
         response = await lookup.fetch(request)
         lookup.trail.note_source(request.source.value)
         if response.status is Status.FAILED:

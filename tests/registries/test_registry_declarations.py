@@ -96,11 +96,9 @@ def test_the_title_route_spends_the_slow_budgets_last() -> None:
     )
     article = replace(article, venue="Nature")
     paper = replace(article, entry_type="inproceedings", venue="NeurIPS", year=2020)
-    route = [search.request("t", "").source for search in title_route(article, Identity())]
+    route = [search.ask("t").source for search in title_route(article, Identity())]
     assert route == [Source.CROSSREF, Source.EUROPEPMC, Source.DBLP, Source.ARXIV]
-    route = [
-        search.request("t", "").source for search in title_route(paper, Identity(api_keys=KEYS))
-    ]
+    route = [search.ask("t").source for search in title_route(paper, Identity(api_keys=KEYS))]
     # NeurIPS gave no Crossref DOIs; a conference paper is looked for in DBLP before Europe PMC.
     assert route == [
         Source.OPENALEX,
