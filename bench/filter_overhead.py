@@ -1,7 +1,8 @@
 """Benchmark: pandoc + the citecheck filter against pandoc + a no-op panflute filter.
 
-Generates a 300-citation document with a 120-entry bibliography, then times, interleaved in the
-same run, pandoc with a no-op panflute filter and pandoc with citecheck in three situations:
+Generates a 300-citation document with a 120-entry bibliography (`--citations`, `--entries`),
+then times, interleaved in the same run, pandoc with a no-op panflute filter and pandoc with
+citecheck in three situations:
 
 - rebuild: the document is unchanged (the run is replayed from the cache);
 - edited: one sentence changes before every build (the bibliography parse is cached, the rest
@@ -9,7 +10,8 @@ same run, pandoc with a no-op panflute filter and pandoc with citecheck in three
 - cold: an empty cache every time (a first build).
 
 Prints the medians and each ratio to the no-op filter (target for a warm cache: ≤ 1.15×).
-Run with `make bench` or `python bench/filter_overhead.py [--runs N]`.
+Run with `make bench` or `python bench/filter_overhead.py [--runs N] [--citations N]
+[--entries N]`.
 """
 
 from __future__ import annotations
@@ -93,14 +95,17 @@ def main() -> None:
     """Print the medians of both pipelines and their ratio."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=9)
-    runs = parser.parse_args().runs
+    parser.add_argument("--citations", type=int, default=300, help="citations in the document")
+    parser.add_argument("--entries", type=int, default=120, help="entries in its bibliography")
+    chosen = parser.parse_args()
+    runs = chosen.runs
     # Bytecode as `pip install` leaves it: with PYTHONDONTWRITEBYTECODE set (as on these
     # machines) an editable install would compile every module from source on every run.
     compileall.compile_dir(Path(__file__).resolve().parents[1] / "citecore", quiet=1)
     citecheck = str(Path(sys.executable).parent / "citecheck")
     with contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        paper = write_inputs(folder)
+        paper = write_inputs(folder, chosen.citations, chosen.entries)
         pandoc = pandoc_path()
         base = [pandoc, "paper.md", "-t", "html", "-o", os.devnull]
         noop = [*base, "--filter", str(folder / "noop")]
@@ -142,7 +147,7 @@ def main() -> None:
                     stale.unlink()
                 times[label].append(time_command(args, folder, env))
     medians = {label: statistics.median(values) for label, values in times.items()}
-    print(f"300 citations, 120 entries, {runs} runs each, interleaved")
+    print(f"{chosen.citations} citations, {chosen.entries} entries, {runs} runs each, interleaved")
     print(f"{'pandoc + no-op panflute filter':48s} {medians['no-op'] * 1000:7.1f} ms")
     for label, text in (
         ("rebuild", "unchanged rebuild (warm cache)"),

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import panflute as pf
 
-from citecore.annotate.elements import append_header_include
+from citecore.annotate.elements import append_header_include, place_of
 from citecore.annotate.flags import Flag
 from citecore.extract.markdown import CiteGroup
 
@@ -45,8 +45,7 @@ def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
     for group, flag in flagged:
         # Each line opens with its kind ("undefined: …", "supported, p. 7 …").
         kinds = dict.fromkeys(_kind(line) for line in flag.lines)
-        container = group.element.container
-        index = container.index(group.element)
+        container, index = place_of(group.element)
         span = pf.Span(
             classes=["citecheck", f"citecheck-{flag.tone}"]
             + [f"citecheck-{kind}" for kind in kinds],

@@ -16,6 +16,7 @@ import panflute as pf
 from citecore.extract.locate import LineMatcher, Region, SourceFile, SourceIndex
 from citecore.extract.markdown_text import (
     CITE_MARK,
+    attached,
     claim_for,
     inline_text,
     render_cite,
@@ -90,7 +91,7 @@ class _Walker:
         self.in_captioned_figure = False
 
     def blocks(self, blocks: Iterable[pf.Element], context: _Context) -> None:
-        for block in blocks:
+        for block in attached(blocks):
             self.block(block, context)
 
     def block(self, block: pf.Element, context: _Context) -> None:
@@ -185,7 +186,7 @@ class _Walker:
     ) -> int:
         """Append the plain text of `inlines` to `pieces`, with a mark character where each
         (non-cross-ref) Cite sits; `position` is the text length so far; returns the new one."""
-        for element in inlines:
+        for element in attached(inlines):
             if isinstance(element, pf.Cite):
                 if all(is_crossref(c.id) for c in element.citations):
                     text = " ".join(f"@{c.id}" for c in element.citations)

@@ -8,10 +8,10 @@ from pathlib import Path
 import panflute as pf
 import pytest
 
-from citecore.annotate import annotate, output_family
+from citecore.annotate import annotate, html, output_family
 from citecore.annotate.checked import DocumentCheck
 from citecore.annotate.flags import Flag, flags_for
-from citecore.extract.markdown import extract_citations
+from citecore.extract.markdown import CiteGroup, extract_citations
 from citecore.model import (
     Bibliography,
     CheckResult,
@@ -218,3 +218,21 @@ def test_a_problem_of_one_citation_is_not_shown_on_a_clean_one_of_the_same_key(
     assert html.stdout.count('class="citecheck ') == 1  # one note, on [@a,@b] only
     first = html.stdout.split("Then")[0]
     assert "citecheck" not in first
+
+
+def test_an_equal_copy_of_a_cite_is_not_mistaken_for_the_flagged_one() -> None:
+    # Two Cite elements equal field by field (a filter or a template can make them): the flag
+    # of the second wraps the second, not the first panflute's value comparison would find.
+    def cite() -> pf.Cite:
+        return pf.Cite(pf.Str("[@a]"), citations=[pf.Citation("a", hash=0)])
+
+    first, second = cite(), cite()
+    assert first == second
+    doc = pf.Doc(pf.Para(first, pf.Space(), second))
+    extraction = extract_citations(doc)
+    group = extraction.groups[1]
+    assert group.element is second and isinstance(group, CiteGroup)
+    html.annotate(doc, [(group, Flag(Severity.ERROR, (UNDEFINED,)))])
+    para = doc.content[0]
+    assert para.content[0] is first
+    assert isinstance(para.content[2], pf.Span) and para.content[2].content[0] is second
