@@ -22,7 +22,7 @@ from citecore.cli.flags import (
     report_format,
 )
 from citecore.cli.inputs import references_for
-from citecore.errors import CitecheckError
+from citecore.errors import CitecheckError, InputError
 from citecore.files import write_atomically
 from citecore.model import CheckResult
 from citecore.options import ReportFormat, resolve_options
@@ -34,6 +34,8 @@ from citecore.report.warnings import offline_line
 
 _ONE_REFERENCE = ("--doi", "--title", "--author", "--year", "--venue")
 _FORMATS = (*REPORT_FORMATS, "bibtex")
+# Reference lists whose suffix a pandoc document may carry too.
+_MARKDOWN_LISTS = {".md", ".markdown"}
 
 
 def register(commands: Commands) -> None:
@@ -77,6 +79,7 @@ def run_verify(args: argparse.Namespace) -> int:
         if args.inputs
         else verify_one(single_reference(*one), options)
     )
+    _said_empty(args.inputs, result)
     if fmt == "bibtex":
         _write_bibtex(args, result)
     else:
@@ -89,6 +92,24 @@ def run_verify(args: argparse.Namespace) -> int:
     if said:
         print(said, file=sys.stderr)
     return exit_status(result, options)
+
+
+def _said_empty(inputs: list[Path], result: CheckResult) -> None:
+    """One line for each input nothing was read from (an empty table is no all-clear); an
+    InputError when that is every input: there was nothing to verify."""
+    bibliography = result.bibliography
+    read = {r.location.file for r in (*bibliography.references.values(), *bibliography.duplicates)}
+    read |= {entry.location.file for entry in bibliography.unparsed}
+    empty = [path for path in inputs if str(path) not in read]
+    for path in empty:
+        hint = (
+            f"; a document? check it with citecheck check {path}"
+            if path.suffix.lower() in _MARKDOWN_LISTS
+            else ""
+        )
+        if len(empty) == len(inputs):
+            raise InputError(f"{path}: nothing to verify: no reference read from it{hint}")
+        print(f"citecheck: {path}: no reference read from it{hint}", file=sys.stderr)
 
 
 def _write_bibtex(args: argparse.Namespace, result: CheckResult) -> None:

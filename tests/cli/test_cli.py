@@ -305,3 +305,24 @@ def test_verify_refuses_what_it_does_not_read_with_the_command_to_use(
         (tmp_path / made).write_text("x", encoding="utf-8")
     assert main(["verify", str(tmp_path / name), "--offline"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_verify_reads_nothing_from_a_document_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A pandoc document holds citations, not a printed reference list: an empty table with
+    # exit 0 would read as an all-clear.
+    paper = tmp_path / "paper.md"
+    paper.write_text("---\nbibliography: refs.bib\n---\n\nText [@a].\n", encoding="utf-8")
+    empty = tmp_path / "refs.txt"
+    empty.write_text("\n", encoding="utf-8")
+    assert main(["verify", str(paper), "--offline"]) == 2
+    said = capsys.readouterr().err
+    assert "no reference read from it" in said and f"citecheck check {paper}" in said
+    listing = tmp_path / "list.txt"
+    listing.write_text(
+        "Vaswani, A. et al. (2017). Attention is all you need. In NeurIPS.\n", encoding="utf-8"
+    )
+    main(["verify", str(listing), str(empty), "--offline", "-f", "json"])
+    lines = capsys.readouterr().err.splitlines()
+    assert f"citecheck: {empty}: no reference read from it" in lines
