@@ -36,6 +36,7 @@ from citecore.model import (
     SourceLocation,
 )
 from citecore.normalize import normalized_title
+from citecore.options import OptionProblem
 
 # Year texts that are not a year but are what careful writers put for unpublished work.
 _UNDATED = re.compile(
@@ -373,6 +374,10 @@ def grounding_findings(
     return findings
 
 
-def option_findings(problems: Iterable[str]) -> list[Finding]:
-    """One `bad_option` finding per option value the run ignored (see `Options.problems`)."""
-    return [finding(FindingKind.BAD_OPTION, problem) for problem in problems]
+def option_findings(problems: Iterable[OptionProblem]) -> list[Finding]:
+    """One `bad_option` finding per option value the run ignored (see `Options.problems`), at
+    the line that set it when that is known."""
+    return [
+        finding(FindingKind.BAD_OPTION, problem.message, location=problem.location)
+        for problem in problems
+    ]

@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "citecore.bib",
         "citecore.pandoc.reader",
         "citecore.pandoc.metadata",
+        "citecore.pandoc.front_matter",
         "citecore.pandoc.inputs",
     ),
     ("citecore.registries",),

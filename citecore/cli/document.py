@@ -24,6 +24,7 @@ from citecore.fetch.local import source_files
 from citecore.files import write_atomically
 from citecore.model import CheckResult
 from citecore.options import Options, ReportFormat, resolve_options
+from citecore.pandoc.front_matter import option_lines
 from citecore.pandoc.metadata import metadata_options
 from citecore.pandoc.reader import read_markdown
 from citecore.policy import exit_status, failing_findings
@@ -109,6 +110,7 @@ def run_check(args: argparse.Namespace) -> int:
         metadata=metadata_options(doc),
         base=_COMMAND_LINE_DEFAULTS,
         metadata_origin=str(document),
+        metadata_lines=option_lines(document.read_text(encoding="utf-8", errors="replace")),
     )
     asked = _asked_format(args, options)
     result = check_markdown_document(doc, document, options, registry_verifier(options)).result

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from citecore.model import SourceLocation
+from citecore.pandoc.front_matter import FRONT_MATTER
 
 
 class Region(Enum):
@@ -40,7 +41,6 @@ _MASKED = re.compile(
     r"|(?<![\\$])\$(?=[^\s$])(?:[^$\\\n]|\\.)+?(?<=\S)\$(?!\d)",
     re.DOTALL | re.MULTILINE,
 )
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 _NOTE_START = re.compile(r"^\[\^[^\]\s]+\]:", re.MULTILINE)
 _NOTE_REFERENCE = re.compile(r"\[\^([^\]\s]+)\]")
 # Pandoc's citation key grammar: a word character, then word characters or internal punctuation
@@ -134,7 +134,7 @@ def _occurrences(text: str) -> dict[tuple[str, Region], list[int]]:
     reference: a label defined twice gives the last definition (pandoc warns), a definition
     never referenced gives nothing."""
     masked = _mask(text)
-    front = _FRONT_MATTER.match(masked)
+    front = FRONT_MATTER.match(masked)
     front_end = front.end() if front else 0
     definitions = _note_definition_spans(masked)
     line_starts = [0] + [m.end() for m in re.finditer(r"\n", masked)]

@@ -27,6 +27,7 @@ from citecore.extract.locate import SourceFile
 from citecore.files import write_atomically
 from citecore.model import CheckResult
 from citecore.options import PROJECT_FILE, Options, ReportFormat, resolve_options
+from citecore.pandoc.front_matter import option_lines
 from citecore.pandoc.metadata import metadata_options
 from citecore.policy import exit_status, failing_findings
 from citecore.report import render_report
@@ -61,10 +62,14 @@ def _sources(inputs: Sequence[str]) -> tuple[SourceFile, ...]:
 
 
 def _options(
-    doc: pf.Doc, folder: Path, cli_layer: dict[str, Any], origin: str = "document metadata"
+    doc: pf.Doc, folder: Path, cli_layer: dict[str, Any], sources: Sequence[SourceFile]
 ) -> Options:
     return resolve_options(
-        cli_layer, folder=folder, metadata=metadata_options(doc), metadata_origin=origin
+        cli_layer,
+        folder=folder,
+        metadata=metadata_options(doc),
+        metadata_origin=sources[0].name if sources else "document metadata",
+        metadata_lines=option_lines(sources[0].text) if sources else None,
     )
 
 
@@ -100,8 +105,7 @@ def run_filter(
     sources = _sources(inputs)
     folder = Path(sources[0].name).parent if sources else Path.cwd()
     try:
-        origin = sources[0].name if sources else "document metadata"
-        options = _options(doc, folder, cli_layer or {}, origin)
+        options = _options(doc, folder, cli_layer or {}, sources)
         check = check_document(
             doc,
             options,

@@ -37,10 +37,10 @@ from citecore.model import (
     SourceLocation,
 )
 from citecore.options import Options, resolve_options
+from citecore.pandoc.front_matter import FRONT_MATTER, option_lines
 from citecore.verify.registry import registry_verifier
 
 BIBLIOGRAPHY_SUFFIXES = (".bib", ".bibtex")
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 _COMMA_JOINED = re.compile(r"@\{?[\w:.#$%&\-+?<>~/]+\}?\s*,\s*-?@")
 
 
@@ -62,7 +62,7 @@ class Analysis:
 
 
 def _front_matter(text: str) -> dict[str, Any]:
-    match = _FRONT_MATTER.match(text)
+    match = FRONT_MATTER.match(text)
     if match is None:
         return {}
     try:
@@ -150,6 +150,7 @@ def _options(path: Path, text: str, layer: Mapping[str, Any]) -> Options:
         folder=path.parent,
         metadata=metadata if isinstance(metadata, dict) else None,
         metadata_origin=str(path),
+        metadata_lines=option_lines(text),
     )
 
 

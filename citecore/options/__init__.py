@@ -11,7 +11,7 @@ from citecore.options.layers import (
     project_layer,
     resolve_options,
 )
-from citecore.options.record import JudgeKind, Options, ReportFormat
+from citecore.options.record import JudgeKind, OptionProblem, Options, ReportFormat
 
 __all__ = [
     "DECLARED",
@@ -21,6 +21,7 @@ __all__ = [
     "Declared",
     "Flag",
     "JudgeKind",
+    "OptionProblem",
     "Options",
     "ReportFormat",
     "build_options",

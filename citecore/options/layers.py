@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from citecore.errors import OptionsError
+from citecore.model import SourceLocation
 from citecore.options.declared import BY_NAME, DECLARED, OPTION_NAMES
-from citecore.options.record import Options
+from citecore.options.record import OptionProblem, Options
 from citecore.options.values import known, spelled
 
 PROJECT_FILE = "citecheck.toml"
@@ -77,6 +78,7 @@ def resolve_options(
     base: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
     metadata_origin: str = "document metadata",
+    metadata_lines: Mapping[str, int] | None = None,
 ) -> Options:
     """The options of one run, the same way for every shell (the CLI's `check`, `latex` and
     `verify`, the pandoc filter, the latexmk hook): the shell's own defaults (`base`) <
@@ -86,27 +88,36 @@ def resolve_options(
     A bad value typed on the command line is an OptionsError (the writer is there to fix it).
     One written in a file, the metadata or the environment is ignored — that option keeps what
     the layers below give it, so a typo never turns checking off — and said in `problems`,
-    naming where it was written (the toml file, `metadata_origin`, the environment)."""
-    problems: list[str] = []
-    project_origin = str(folder / PROJECT_FILE) if folder is not None else PROJECT_FILE
+    naming where it was written (the toml file, `metadata_origin` with the option's line from
+    `metadata_lines` when known, the environment)."""
+    problems: list[OptionProblem] = []
+    project_file = str(folder / PROJECT_FILE) if folder is not None else PROJECT_FILE
     try:
         project = project_layer(folder) if folder is not None else {}
     except OptionsError as exc:
-        problems.append(f"{exc}; its options were ignored")
+        problems.append(OptionProblem(f"{exc}; its options were ignored"))
         project = {}
-    named_layers = (
-        (project_origin, project),
-        (f"{metadata_origin}: citecheck metadata", metadata or {}),
-        ("CITECHECK_* environment", environment_layer(environ)),
-    )
+    document = SourceLocation(metadata_origin) if metadata_lines is not None else None
+    lines = {_canonical(name): line for name, line in (metadata_lines or {}).items()}
     kept_layers = []
-    for origin, layer in named_layers:
+    for layer, said in (
+        (project, f"{project_file}: "),
+        (
+            metadata or {},
+            "citecheck metadata: " if document else f"{metadata_origin}: citecheck metadata: ",
+        ),
+        (environment_layer(environ), "CITECHECK_* environment: "),
+    ):
         kept: dict[str, Any] = {}
         for name, value in layer.items():
             try:
                 build_options({name: value})
             except OptionsError as exc:
-                problems.append(f"{origin}: {exc}; ignored, so the option keeps its default")
+                location = None
+                if layer is metadata and document is not None:
+                    location = replace(document, line=lines.get(_canonical(name)))
+                text = f"{said}{exc}; ignored, so the option keeps its default"
+                problems.append(OptionProblem(text, location))
                 continue
             kept[name] = value
         kept_layers.append(kept)

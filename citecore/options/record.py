@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from citecore.model import FindingKind
+from citecore.model import FindingKind, SourceLocation
 
 
 class ReportFormat(Enum):
@@ -25,6 +25,15 @@ class JudgeKind(Enum):
     LOCAL = "local"  # lexical rules on this machine
     OPENAI = "openai"  # any OpenAI-compatible chat endpoint
     GEMINI = "gemini"  # Gemini File Search over the cited sources
+
+
+@dataclass(frozen=True, slots=True)
+class OptionProblem:
+    """An option value the run ignored: what was wrong, and where it was written (a file and,
+    for a document's front matter, its line; none for the environment)."""
+
+    message: str
+    location: SourceLocation | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,4 +78,4 @@ class Options:
     today: dt.date = field(default_factory=dt.date.today)
     # What the lenient layers held that no option accepts ("CITECHECK_* environment: option
     # fail-on: unknown finding kind 'undefind' …"): ignored, reported as `bad_option`.
-    problems: tuple[str, ...] = ()
+    problems: tuple[OptionProblem, ...] = ()

@@ -119,7 +119,9 @@ def seconds(name: str, value: Any) -> float:
     except (TypeError, ValueError) as exc:
         raise OptionsError(f"option {spelled(name)}: expected seconds, got {value!r}") from exc
     if not (number > 0 and math.isfinite(number)):
-        raise OptionsError(f"option {spelled(name)}: expected a positive number, got {value!r}")
+        raise OptionsError(
+            f"option {spelled(name)}: expected a positive, finite number of seconds, got {value!r}"
+        )
     return number
 
 

@@ -234,7 +234,7 @@ def test_bad_option_is_one_clear_line(problems: Path) -> None:
     assert completed.returncode == 0
     lines = completed.stderr.splitlines()
     assert (
-        "[WARNING] citecheck: [bad_option] paper.md: citecheck metadata: option strict: expected "
+        "[WARNING] citecheck: paper.md: [bad_option] citecheck metadata: option strict: expected "
         "true or false, got 'perhaps'; ignored, so the option keeps its default" in lines
     )
     assert any("'undefind' (did you mean 'undefined'?)" in line for line in lines)
@@ -258,7 +258,7 @@ def test_a_bad_option_fails_a_strict_build(problems: Path) -> None:
         check=False,
     )
     assert completed.returncode != 0
-    assert "[ERROR] citecheck: [bad_option] paper.md: citecheck metadata: option format" in (
+    assert "[ERROR] citecheck: paper.md: [bad_option] citecheck metadata: option format" in (
         completed.stderr
     )
 

@@ -67,7 +67,7 @@ def test_project_file(tmp_path: Path) -> None:
         ({"format": "pdf"}, "unknown report format"),
         ({"colour": "red"}, "unknown citecheck option 'colour'"),
         ({"timeout": "soon"}, "expected seconds"),
-        ({"timeout": 0}, "expected a positive number"),
+        ({"timeout": 0}, "expected a positive, finite number"),
     ],
 )
 def test_bad_values_are_one_clear_error(layer: dict[str, object], message: str) -> None:

@@ -1,0 +1,46 @@
+"""A Markdown document's YAML front matter as written, before pandoc reads it: where it ends,
+and on which line each citecheck option is set (so a bad value is said at its line)."""
+
+from __future__ import annotations
+
+import re
+
+# The YAML block pandoc reads first: `---` on the first line, closed by `---` or `...`.
+FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
+
+_MAP_START = re.compile(r"citecheck:[ \t]*(?:#.*)?$")
+_INLINE_MAP = re.compile(r"citecheck:[ \t]*\{(?P<body>.*)\}[ \t]*(?:#.*)?$")
+_FLAT_KEY = re.compile(r"citecheck[.-](?P<name>[\w-]+)[ \t]*:")
+_KEY = re.compile(r"(?P<indent>[ \t]+)(?P<name>[\w-]+)[ \t]*:")
+
+
+def option_lines(text: str) -> dict[str, int]:
+    """The line (1-based) of each citecheck option the front matter sets, by the name it is
+    written with: the keys of a `citecheck:` map (block or `{…}` inline), and top-level
+    `citecheck.name:` / `citecheck-name:` keys. Options set elsewhere (`-M`, a metadata file,
+    `_quarto.yml`) have no line here."""
+    match = FRONT_MATTER.match(text)
+    if match is None:
+        return {}
+    lines: dict[str, int] = {}
+    in_map, indent = False, ""
+    for number, line in enumerate(match.group(1).split("\n"), start=2):
+        if in_map:
+            key = _KEY.match(line)
+            if key is not None:
+                # The map's own keys share the first key's indentation; deeper ones are values.
+                indent = indent or key.group("indent")
+                if key.group("indent") == indent:
+                    lines.setdefault(key.group("name"), number)
+                continue
+            if line.strip() and not line.startswith((" ", "\t", "#")):
+                in_map = False
+        inline = _INLINE_MAP.match(line)
+        if inline is not None:
+            for name in re.findall(r"([\w-]+)[ \t]*:", inline.group("body")):
+                lines.setdefault(name, number)
+        elif _MAP_START.match(line):
+            in_map, indent = True, ""
+        elif (flat := _FLAT_KEY.match(line)) is not None:
+            lines.setdefault(flat.group("name"), number)
+    return lines
