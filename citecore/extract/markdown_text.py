@@ -27,6 +27,8 @@ def attached(elements: Iterable[pf.Element]) -> Iterable[pf.Element]:
 
 def inline_text(inlines: Iterable[pf.Element]) -> str:
     """Plain text of a citation prefix or suffix, non-breaking spaces made plain."""
+    if not inlines:  # most citations have neither
+        return ""
     pieces: list[str] = []
     _plain_text(inlines, pieces)
     return "".join(pieces).replace("\u00a0", " ").strip()

@@ -49,6 +49,8 @@ _LOCATOR = re.compile(
 
 def signal_of(prefix: str) -> Signal | None:
     """The signal a citation prefix opens with ("see also", "cf.", "but see" …), or None."""
+    if not prefix:  # most citations have none
+        return None
     folded = " ".join(prefix.casefold().split())
     for phrase, signal in _SIGNAL_PHRASES:
         if folded == phrase or (folded.startswith(phrase) and not folded[len(phrase)].isalnum()):
@@ -58,5 +60,7 @@ def signal_of(prefix: str) -> Signal | None:
 
 def locator_of(suffix: str) -> str:
     """The locator at the start of a citation suffix ("p. 42", "chap. 3", "pp. 3–5"), or ""."""
+    if not suffix:
+        return ""
     match = _LOCATOR.match(suffix.replace("\u00a0", " "))
     return match.group(1).strip() if match else ""
