@@ -216,22 +216,19 @@ def blank_comments(text: str) -> str:
     breaks kept so that every line number stays the file's. `@comment` and `@preamble` blocks
     are left whole: their text is not fields."""
     out: list[str] = []
-    index, depth, quoted, kind = 0, 0, False, ""
-    while index < len(text):
+    copied, index, depth, quoted, kind = 0, 0, 0, False, ""
+    # Only these characters change what follows; the text between them is copied whole.
+    while (special := _COMMENT_SYNTAX.search(text, index)) is not None:
+        index = special.start()
         char = text[index]
+        comment = False
         if depth == 0:
             if char == "@" and (start := _ENTRY_START.match(text, index)):
                 kind = start.group(1).lower()
                 depth = 1
-                out.append(start.group(0))
                 index = start.end()
                 continue
-            if char == "%":
-                end = text.find("\n", index)
-                end = len(text) if end < 0 else end
-                out.append(" " * (end - index))
-                index = end
-                continue
+            comment = char == "%"
         elif char == "{":
             depth += 1
         elif char in "})" and not quoted:
@@ -239,15 +236,21 @@ def blank_comments(text: str) -> str:
                 depth -= 1
         elif char == '"' and depth == 1 and kind not in ("comment", "preamble"):
             quoted = not quoted
-        elif char == "%" and depth == 1 and not quoted and kind not in ("comment", "preamble"):
+        elif char == "%" and depth == 1 and not quoted:
+            comment = kind not in ("comment", "preamble")
+        if comment:
             end = text.find("\n", index)
             end = len(text) if end < 0 else end
+            out.append(text[copied:index])
             out.append(" " * (end - index))
-            index = end
+            copied = index = end
             continue
-        out.append(char)
         index += 1
+    out.append(text[copied:])
     return "".join(out)
+
+
+_COMMENT_SYNTAX = re.compile(r'[@%{})"]')
 
 
 # BibTeX and biber count every brace, a backslash before it or not (`{\\{\\bf SP}}` is one

@@ -12,6 +12,8 @@ if TYPE_CHECKING:
 
 def split_concatenation(value: str) -> list[str]:
     """Split a raw field value on `#` outside braces and quotes."""
+    if "#" not in value:  # the common value: one part
+        return [value.strip()]
     parts: list[str] = []
     current: list[str] = []
     depth, quoted = 0, False
@@ -34,10 +36,13 @@ def split_concatenation(value: str) -> list[str]:
 _VALUE_PART = re.compile(r'^(?:\{.*\}|".*"|\d+|[A-Za-z_][\w:.+/\-]*)$', re.DOTALL)
 
 
+_BRACE = re.compile(r"[{}]")
+
+
 def _balanced(text: str) -> bool:
     depth = 0
-    for char in text:
-        depth += {"{": 1, "}": -1}.get(char, 0)
+    for brace in _BRACE.finditer(text):
+        depth += 1 if brace.group() == "{" else -1
         if depth < 0:
             return False
     return depth == 0
@@ -53,10 +58,10 @@ def _missing_comma(part: str) -> str | None:
     if not part.startswith("{"):
         return None
     depth = 0
-    for index, char in enumerate(part):
-        depth += {"{": 1, "}": -1}.get(char, 0)
+    for brace in _BRACE.finditer(part):
+        depth += 1 if brace.group() == "{" else -1
         if depth == 0:
-            following = _NEXT_FIELD.match(part, index + 1)
+            following = _NEXT_FIELD.match(part, brace.end())
             return following.group(1) if following else None
     return None
 
