@@ -55,7 +55,15 @@ def bibtex_parts(author: str) -> list[Person]:
         (where / "refs.bib").write_text(f"@article{{k, author = {{{author}}}}}\n")
         (where / "main.aux").write_text("\\citation{*}\n\\bibdata{refs}\n\\bibstyle{names}\n")
         subprocess.run(["bibtex", "main"], cwd=where, capture_output=True, check=True)
-        lines = (where / "main.bbl").read_text().splitlines()
+        written = (where / "main.bbl").read_text().splitlines()
+    # BibTeX breaks an output line longer than 79 characters at a space and indents the rest by
+    # two spaces: joined back, it is the line the style wrote.
+    lines: list[str] = []
+    for line in written:
+        if line.startswith("  ") and lines:
+            lines[-1] += " " + line.lstrip()
+        else:
+            lines.append(line)
     people = []
     for line in lines[: lines.index("=")]:
         given, particle, family, suffix = (
