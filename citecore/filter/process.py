@@ -86,12 +86,16 @@ def run_checked(
     from citecore.filter.replay import RecordedRun, dependencies_of, record
     from citecore.filter.run import run_filter
 
-    doc = pf.load(io.StringIO(ast.decode("utf-8")))
+    text = ast.decode("utf-8")
+    doc = pf.load(io.StringIO(text))
     stderr = _Tee(err)
     outcome = run_filter(doc, output_format, inputs, stderr=stderr)
     output = io.StringIO()
-    if outcome.exit_code == 0:
+    if outcome.exit_code == 0 and outcome.annotated:
         pf.dump(doc, output)
+    elif outcome.exit_code == 0:
+        # Nothing was decorated: pandoc's own JSON goes back as it came (no dump to pay for).
+        output.write(text)
     out.write(output.getvalue())
     out.flush()
     if outcome.check is not None:  # runs that failed before checking are not worth keeping

@@ -47,6 +47,8 @@ class FilterOutcome:
     check: DocumentCheck | None = None
     reports: tuple[tuple[Path, str], ...] = ()
     dependencies: tuple[str, ...] = ()
+    # How many citations were decorated: with none, the document goes out as it came in.
+    annotated: int = 0
 
 
 def _sources(inputs: Sequence[str]) -> tuple[SourceFile, ...]:
@@ -199,6 +201,5 @@ def _emit(
             file=err,
         )
         return FilterOutcome(exit_status(check.result, options), check, reports)
-    if _annotate_wanted(doc, options):
-        annotate(doc, check, output_format)
-    return FilterOutcome(ExitCode.OK, check, reports)
+    annotated = annotate(doc, check, output_format) if _annotate_wanted(doc, options) else 0
+    return FilterOutcome(ExitCode.OK, check, reports, annotated=annotated)

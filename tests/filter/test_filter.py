@@ -317,3 +317,16 @@ def test_main_checks_and_annotates_a_document_in_memory(
         doc, input_format="panflute", output_format="html", pandoc_path=pandoc_path()
     )
     assert 'class="citecheck citecheck-error citecheck-undefined"' in str(html)
+
+
+def test_a_document_nothing_was_decorated_in_goes_back_as_pandoc_wrote_it(
+    problems: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No dump to pay for, and nothing pandoc wrote is re-spelt: the very bytes go back.
+    monkeypatch.chdir(problems)
+    ast = run_pandoc("paper.md", "-t", "json", cwd=problems).stdout.encode()
+    for output_format, decorated in (("plain", False), ("html", True)):
+        out, err = io.StringIO(), io.StringIO()
+        pandoc_filter.run_checked(ast, output_format, ["paper.md"], "key", out, err)
+        assert (out.getvalue() == ast.decode()) is not decorated, output_format
+        assert json.loads(out.getvalue())["blocks"], output_format
