@@ -30,7 +30,7 @@ class Identity:
     """Who is asking: the contact address and the API keys (by environment variable name)."""
 
     email: str = ""
-    api_keys: Mapping[str, str] = field(default_factory=dict)
+    api_keys: Mapping[str, str] = field(default_factory=dict, repr=False)  # never shown
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,8 @@ class ClientSettings:
     retry_after_cap: float = 60.0
     base_urls: Mapping[Source, str] = field(default_factory=lambda: dict(BASE_URLS))
     policies: Mapping[Source, SourcePolicy] = field(default_factory=lambda: dict(POLICIES))
-    api_keys: Mapping[str, str] = field(default_factory=dict)
+    # Never in a repr: a debug log or a traceback must not show a key.
+    api_keys: Mapping[str, str] = field(default_factory=dict, repr=False)
 
     def user_agent(self) -> str:
         """How citecheck names itself to every host: its version and the contact address."""

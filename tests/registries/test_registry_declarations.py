@@ -109,3 +109,10 @@ def test_the_title_route_spends_the_slow_budgets_last() -> None:
     ]
     assert europepmc.TITLE_SEARCH in title_route(article, Identity())
     assert crossref.TITLE_SEARCH not in title_route(paper, Identity())
+
+
+def test_no_repr_shows_a_key() -> None:
+    # What a debug log or a traceback prints of the settings never holds a key.
+    settings = ClientSettings.from_environment(KEYS, email="writer@example.org")
+    for shown in (repr(settings), repr(settings.identity())):
+        assert not any(key in shown for key in KEYS.values()), shown
