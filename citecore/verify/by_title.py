@@ -3,11 +3,13 @@ registries' budgets best (arXiv, one request every three seconds, last)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from citecore.model import Reference, Source
 from citecore.registries import arxiv, crossref, dblp, europepmc, openalex, semantic_scholar
 from citecore.registries.http import Failure, Status
 from citecore.registries.record import WorkRecord
-from citecore.registries.registry import Identity, TitleSearch
+from citecore.registries.registry import Identity, Registry, SourcePolicy, TitleSearch
 from citecore.verify.compare import compare_titles
 from citecore.verify.trail import Fetch, Trail
 from citecore.verify.venues import without_crossref_doi
@@ -68,3 +70,36 @@ async def search_title(
 
 # Entry types of a paper in conference proceedings: BibTeX's and CSL's.
 _CONFERENCE_TYPES = frozenset({"inproceedings", "conference", "paper-conference"})
+
+
+# A run that waited this long on DBLP's pace gets one line saying how to spare the wait.
+_PACE_WORTH_SAYING = 15.0  # seconds
+# The keyed title searches the route asks before DBLP when their keys are set.
+_KEYED_SEARCHES: tuple[Registry, ...] = (openalex.REGISTRY, semantic_scholar.REGISTRY)
+
+
+def pace_advice(
+    sent: Mapping[Source, int], identity: Identity, policies: Mapping[Source, SourcePolicy]
+) -> str:
+    """One line for a run that spent long on DBLP's published pace (its FAQ asks for a second or
+    two between requests): the free key whose title search, asked before DBLP once set, answers
+    faster and would have spared most of that wait. Empty when the wait was short, the key is
+    held, or the user's own limits (a mirror) made DBLP as fast."""
+    dblp_rate = policies[Source.DBLP].requests_per_second
+    asked = sent.get(Source.DBLP, 0)
+    if asked / dblp_rate < _PACE_WORTH_SAYING:
+        return ""
+    faster = [
+        registry
+        for registry in _KEYED_SEARCHES
+        if not registry.has_key(identity)
+        and (registry.keyed_policy or registry.policy).requests_per_second > dblp_rate
+    ]
+    if not faster:
+        return ""
+    keys = " or ".join(r.key_variable for r in faster)
+    return (
+        f"{asked} title searches waited on DBLP's pace ({dblp_rate:g} request/s, about "
+        f"{asked / dblp_rate:.0f} s); a free API key in {keys} lets a faster title search "
+        "answer most of them first"
+    )

@@ -133,6 +133,7 @@ class RegistryVerifier:
         import asyncio
 
         from citecore.registries.http import RegistryClient
+        from citecore.verify.by_title import pace_advice
         from citecore.verify.resolve import verify_reference
 
         async with RegistryClient(
@@ -145,6 +146,9 @@ class RegistryVerifier:
                 )
             )
             self.requests_sent += sum(client.sent.values())
+            advice = pace_advice(client.sent, self.settings.identity(), self.settings.policies)
+            if advice:
+                logger.warning(advice)
             network_down = client.network_down
             results = [_unreachable(r) if network_down else r for r in results]
             outage = _outage(client, results)
