@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""citecheck as a panflute filter script: `pandoc paper.md --filter filters/citecheck.py`.
+"""citecheck as a JSON filter script: `pandoc paper.md --filter filters/citecheck.py`.
 
 The same filter runs as `pandoc --filter citecheck` once the package is installed; both are thin
 shells over `citecore.filter.process`.

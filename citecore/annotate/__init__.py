@@ -7,13 +7,10 @@ formats are left unchanged. Only findings at warning level or above are shown in
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
 from citecore.annotate.checked import DocumentCheck
 from citecore.annotate.flags import flags_for
-
-if TYPE_CHECKING:
-    import panflute as pf
+from citecore.pandoc.ast import Node
 
 _LATEX_FORMATS = {"latex", "beamer", "pdf"}
 _HTML_FORMATS = {
@@ -45,8 +42,9 @@ def output_family(output_format: str) -> str | None:
     return None
 
 
-def annotate(doc: pf.Doc, check: DocumentCheck, output_format: str) -> int:
-    """Decorate every flagged citation of `doc` for `output_format`; return how many."""
+def annotate(doc: Node, check: DocumentCheck, output_format: str) -> int:
+    """Decorate every flagged citation of `doc` (pandoc's JSON AST, changed in place) for
+    `output_format`; return how many."""
     family = output_family(output_format)
     if family is None:
         return 0

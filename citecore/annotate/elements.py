@@ -1,36 +1,61 @@
-"""Small edits of a pandoc AST that every format's annotation makes."""
+"""Small edits of pandoc's JSON AST that every format's annotation makes."""
 
 from __future__ import annotations
 
-import panflute as pf
+from typing import Any
+
+from citecore.pandoc.ast import Node
+
+Attributes = list[tuple[str, str]]
 
 
-def append_header_include(doc: pf.Doc, block: pf.Block) -> None:
+def attr(classes: list[str] | None = None, attributes: Attributes | None = None) -> list[Any]:
+    """Pandoc's `Attr`: no identifier, the classes, the key-value pairs."""
+    return ["", classes or [], [list(pair) for pair in attributes or []]]
+
+
+def span(inlines: list[Node], classes: list[str], attributes: Attributes) -> Node:
+    """A Span around `inlines`."""
+    return {"t": "Span", "c": [attr(classes, attributes), inlines]}
+
+
+def raw_inline(text: str, fmt: str) -> Node:
+    """Raw output for one format, inline."""
+    return {"t": "RawInline", "c": [fmt, text]}
+
+
+def raw_block(text: str, fmt: str) -> Node:
+    """Raw output for one format, as a block."""
+    return {"t": "RawBlock", "c": [fmt, text]}
+
+
+def append_header_include(doc: Node, block: Node) -> None:
     """Add `block` to `header-includes`, keeping whatever the writer put there."""
-    existing = doc.metadata.content.get("header-includes")
-    items: list[pf.MetaValue] = []
-    if isinstance(existing, pf.MetaList):
-        items.extend(existing.content)
+    meta = doc.setdefault("meta", {})
+    existing = meta.get("header-includes")
+    items: list[Node] = []
+    if isinstance(existing, dict) and existing.get("t") == "MetaList":
+        items.extend(existing["c"])
     elif existing is not None:
         items.append(existing)
-    items.append(pf.MetaBlocks(block))
-    doc.metadata["header-includes"] = pf.MetaList(*items)
+    items.append({"t": "MetaBlocks", "c": [block]})
+    meta["header-includes"] = {"t": "MetaList", "c": items}
 
 
-def place_of(element: pf.Element) -> tuple[pf.ListContainer, int]:
-    """The container holding `element` itself and its index there. panflute's own `index`
-    compares elements by value, field by field: slow, and an equal copy earlier in the
-    paragraph would answer for this one."""
-    container = element.container
-    for index, item in enumerate(container.list):
+def place_of(element: Node, container: list[Node]) -> int:
+    """The index of `element` itself in `container` (by identity: an equal copy earlier in the
+    paragraph must not answer for it)."""
+    for index, item in enumerate(container):
         if item is element:
-            return container, index
-    raise ValueError(f"{element.tag} is not in its container")
+            return index
+    raise ValueError(f"{element.get('t')} is not in its container")
 
 
-def insert_around(element: pf.Element, before: pf.Element | None, after: pf.Element | None) -> None:
-    """Put inlines directly before and after `element` in its container."""
-    container, index = place_of(element)
+def insert_around(
+    element: Node, container: list[Node], before: Node | None, after: Node | None
+) -> None:
+    """Put inlines directly before and after `element` in `container`."""
+    index = place_of(element, container)
     if after is not None:
         container.insert(index + 1, after)
     if before is not None:

@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-import panflute as pf
-
 from citecore.annotate.checked import DocumentCheck
 from citecore.extract.markdown import CiteGroup
 from citecore.model import (
     Citation,
+    CitationContext,
     CitationResult,
     Finding,
     GroundingStatus,
@@ -44,7 +43,7 @@ def flags_for(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
     """Each Cite group with at least one warning or error about one of its keys, and, when
     grounding ran, each supported one with its page ("supported, p. 7") as information; each
     flag is on the citation a reader sees (see `_where_shown`)."""
-    return _where_shown(_flags_by_group(check), check.extraction.groups)
+    return _where_shown(_flags_by_group(check))
 
 
 def _about(item: Finding, citation: Citation, documents: set[str]) -> bool:
@@ -105,25 +104,17 @@ def _grounding_line(result: CitationResult) -> str:
     return ""
 
 
-def _where_shown(
-    flagged: list[tuple[CiteGroup, Flag]], groups: tuple[CiteGroup, ...]
-) -> list[tuple[CiteGroup, Flag]]:
+def _where_shown(flagged: list[tuple[CiteGroup, Flag]]) -> list[tuple[CiteGroup, Flag]]:
     """Flags moved to where a reader sees them. A Cite nested in another's prefix or suffix
     (`[@a,@b]` reads @b into @a's suffix) is rendered by citeproc as part of the outer one, so
-    its lines join the outer Cite's flag; a Cite in an inline image's alt text is never shown
-    (alt text is an attribute: no note fits there) and stays in the reports only."""
-    group_of = {id(group.element): group for group in groups}
+    its lines join the outer Cite's flag. A Cite in an inline image's alt text is never shown
+    (alt text is an attribute: no note fits there), nor one in the metadata (a title's or an
+    abstract's note would travel into the title block and the PDF's properties): those stay
+    in the reports only."""
     shown: dict[int, tuple[CiteGroup, Flag]] = {}
     for group, flag in flagged:
-        target: CiteGroup | None = group
-        node = group.element.parent
-        while node is not None and target is not None:
-            if isinstance(node, pf.Image):
-                target = None
-            elif isinstance(node, pf.Cite) and id(node) in group_of:
-                target = group_of[id(node)]
-            node = node.parent
-        if target is None:
+        target = group.shown_as()
+        if target is None or any(c.context is CitationContext.METADATA for c in group.citations):
             continue
         earlier = shown.get(id(target.element))
         if earlier is not None:

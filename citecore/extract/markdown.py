@@ -1,8 +1,9 @@
-"""Citations from a pandoc AST (panflute), with claim sentences, footnotes and source lines.
+"""Citations from pandoc's JSON AST, with claim sentences, footnotes and source lines.
 
 The walk keeps document order: a paragraph's citations come in reading order, and a footnote's
-citations come where the note is referenced, numbered as pandoc numbers notes. Each `pf.Cite`
-element is kept beside its citations so that annotation can later decorate exactly that element.
+citations come where the note is referenced, numbered as pandoc numbers notes. Each Cite element
+is kept beside its citations, with the inline list holding it, so that annotation can later
+decorate exactly that element.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-
-import panflute as pf
+from typing import Any
 
 from citecore.extract.locate import LineMatcher, Region, SourceFile, SourceIndex
 from citecore.extract.markdown_text import (
     CITE_MARK,
-    attached,
+    citation_mode,
+    citations_of,
     claim_for,
     inline_text,
     render_cite,
@@ -25,6 +26,7 @@ from citecore.extract.markdown_text import (
 from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
 from citecore.model import Citation, CitationContext, CitationMode, SourceLocation
+from citecore.pandoc.ast import Node, inline_content, is_space, metadata, stringify, text_of
 
 # Quarto (`@fig-x`) and pandoc-crossref (`@fig:x`) cross-references look like citations but are not.
 _CROSSREF = re.compile(
@@ -43,12 +45,27 @@ def is_crossref(key: str) -> bool:
     return bool(_CROSSREF.match(key))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class CiteGroup:
-    """One `pf.Cite` element and the citation records made from it (same order as its keys)."""
+    """One Cite element, the inline list holding it, and the citation records made from it
+    (same order as its keys)."""
 
-    element: pf.Cite
+    element: Node
+    container: list[Node]
     citations: tuple[Citation, ...]
+    # The Cite whose prefix or suffix holds this one (`[@a,@b]`): citeproc renders this one
+    # as part of it.
+    outer: CiteGroup | None = None
+    # Inside an image's alt text, which a reader never sees as text.
+    in_image: bool = False
+
+    def shown_as(self) -> CiteGroup | None:
+        """The Cite a reader sees this one as: the outermost Cite holding it, itself when none
+        does; None inside an image's alt text, where it is never shown."""
+        group = self
+        while group.outer is not None:
+            group = group.outer
+        return None if group.in_image or self.in_image else group
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,147 +107,167 @@ class _Walker:
         # text: the alt text's citations are the caption's, read once.
         self.in_captioned_figure = False
 
-    def blocks(self, blocks: Iterable[pf.Element], context: _Context) -> None:
-        for block in attached(blocks):
+    def blocks(self, blocks: Iterable[Node], context: _Context) -> None:
+        for block in blocks:
             self.block(block, context)
 
-    def block(self, block: pf.Element, context: _Context) -> None:
-        if isinstance(block, (pf.Para, pf.Plain)):
-            self.inline_container(block.content, context)
-        elif isinstance(block, pf.Header):
+    def block(self, block: Node, context: _Context) -> None:
+        tag: str = block.get("t", "")
+        content: Any = block.get("c")
+        inner = _Context(CitationContext.LIST, context.note_number)
+        if tag in ("Para", "Plain"):
+            self.inline_container(content, context)
+        elif tag == "Header":
             self.inline_container(
-                block.content, _Context(CitationContext.HEADING, context.note_number)
+                content[2], _Context(CitationContext.HEADING, context.note_number)
             )
-        elif isinstance(block, pf.LineBlock):
-            for line in block.content:
-                self.inline_container(line.content, context)
-        elif isinstance(block, pf.Table):
-            self.table(block, context)
-        elif isinstance(block, pf.Figure):
-            self.caption(block.caption, context)
-            captioned = block.caption is not None and bool(block.caption.content)
-            outer, self.in_captioned_figure = self.in_captioned_figure, captioned
+        elif tag == "LineBlock":
+            for line in content:
+                self.inline_container(line, context)
+        elif tag == "Table":
+            self.table(content, context)
+        elif tag == "Figure":
+            caption = content[1]
+            self.caption(caption, context)
+            outer, self.in_captioned_figure = self.in_captioned_figure, bool(caption[1])
             try:
-                self.blocks(block.content, context)
+                self.blocks(content[2], context)
             finally:
                 self.in_captioned_figure = outer
-        elif isinstance(block, pf.BlockQuote):
-            self.blocks(block.content, _Context(CitationContext.QUOTE, context.note_number))
-        elif isinstance(block, (pf.BulletList, pf.OrderedList)):
-            for item in block.content:
-                self.blocks(item.content, _Context(CitationContext.LIST, context.note_number))
-        elif isinstance(block, pf.DefinitionList):
-            for item in block.content:
-                self.inline_container(
-                    item.term, _Context(CitationContext.LIST, context.note_number)
-                )
-                for definition in item.definitions:
-                    self.blocks(
-                        definition.content, _Context(CitationContext.LIST, context.note_number)
-                    )
-        elif isinstance(block, pf.Div):
-            self.blocks(block.content, context)
+        elif tag == "BlockQuote":
+            self.blocks(content, _Context(CitationContext.QUOTE, context.note_number))
+        elif tag == "BulletList":
+            for item in content:
+                self.blocks(item, inner)
+        elif tag == "OrderedList":
+            for item in content[1]:
+                self.blocks(item, inner)
+        elif tag == "DefinitionList":
+            for term, definitions in content:
+                self.inline_container(term, inner)
+                for definition in definitions:
+                    self.blocks(definition, inner)
+        elif tag == "Div":
+            self.blocks(content[1], context)
 
-    def caption(self, caption: pf.Caption | None, context: _Context) -> None:
-        if caption is not None:
-            self.blocks(caption.content, _Context(CitationContext.CAPTION, context.note_number))
+    def caption(self, caption: list[Any], context: _Context) -> None:
+        """A table's or figure's caption: `[short caption, blocks]`."""
+        self.blocks(caption[1], _Context(CitationContext.CAPTION, context.note_number))
 
-    def table(self, table: pf.Table, context: _Context) -> None:
-        self.caption(table.caption, context)
+    def table(self, table: list[Any], context: _Context) -> None:
+        """`[attr, caption, column specs, head, bodies, foot]`; a body's rows are its head
+        rows, then its own."""
+        self.caption(table[1], context)
         inner = _Context(CitationContext.TABLE, context.note_number)
-        parts = [table.head, *table.content, table.foot]
-        for part in parts:
-            if part is None:
-                continue
-            rows = list(part.content)
-            if isinstance(part, pf.TableBody):
-                rows = list(part.head) + rows
-            for row in rows:
-                for cell in row.content:
-                    self.blocks(cell.content, inner)
+        head, bodies, foot = table[3], table[4], table[5]
+        rows = [*head[1]]
+        for body in bodies:
+            rows += [*body[2], *body[3]]
+        rows += foot[1]
+        for row in rows:
+            for cell in row[1]:
+                self.blocks(cell[4], inner)
 
-    def inline_container(self, inlines: Iterable[pf.Element], context: _Context) -> None:
+    def inline_container(self, inlines: list[Node], context: _Context) -> None:
         """Text of one paragraph-like element; each Cite in it gets its claim sentence."""
         pieces: list[str] = []
-        cites: list[tuple[int, pf.Cite]] = []
-        notes: list[tuple[int, pf.Note]] = []
-        self._flatten(inlines, pieces, cites, notes)
+        cites: list[tuple[int, Node, list[Node], bool]] = []
+        notes: list[tuple[int, Node]] = []
+        self._flatten(inlines, pieces, cites, notes, 0, False)
         text = "".join(pieces)
-        rendered = [render_cite(cite) for _, cite in cites]
+        rendered = [render_cite(cite) for _, cite, _, _ in cites]
         paragraph = substitute_marks(text, rendered)
         spans = sentence_spans(text)
         note_iter = iter(notes)
         pending_note = next(note_iter, None)
-        for offset, cite in cites:
+        for offset, cite, container, in_image in cites:
             # Notes referenced before this citation are walked first, keeping reading order.
             while pending_note is not None and pending_note[0] <= offset:
                 self.note(pending_note[1], context)
                 pending_note = next(note_iter, None)
             claim = claim_for(text, spans, offset, rendered)
-            self.cite(cite, context, claim, paragraph)
+            self.cite(cite, container, context, claim, paragraph, None, in_image)
         while pending_note is not None:
             self.note(pending_note[1], context)
             pending_note = next(note_iter, None)
 
-    def note(self, note: pf.Note, context: _Context) -> None:
+    def note(self, note: Node, context: _Context) -> None:
         self.note_count += 1
-        self.blocks(note.content, _Context(CitationContext.NOTE, self.note_count))
+        self.blocks(note["c"], _Context(CitationContext.NOTE, self.note_count))
 
     def _flatten(
         self,
-        inlines: Iterable[pf.Element],
+        inlines: list[Node],
         pieces: list[str],
-        cites: list[tuple[int, pf.Cite]],
-        notes: list[tuple[int, pf.Note]],
-        position: int = 0,
+        cites: list[tuple[int, Node, list[Node], bool]],
+        notes: list[tuple[int, Node]],
+        position: int,
+        in_image: bool,
     ) -> int:
         """Append the plain text of `inlines` to `pieces`, with a mark character where each
         (non-cross-ref) Cite sits; `position` is the text length so far; returns the new one."""
-        for element in attached(inlines):
-            if isinstance(element, pf.Cite):
-                if all(is_crossref(c.id) for c in element.citations):
-                    text = " ".join(f"@{c.id}" for c in element.citations)
+        for element in inlines:
+            tag = element.get("t")
+            if tag == "Cite":
+                citations = citations_of(element)
+                if all(is_crossref(c["citationId"]) for c in citations):
+                    text = " ".join(f"@{c['citationId']}" for c in citations)
                 else:
-                    cites.append((position, element))
+                    cites.append((position, element, inlines, in_image))
                     text = CITE_MARK
-            elif isinstance(element, pf.Note):
+            elif tag == "Note":
                 notes.append((position, element))
                 continue
-            elif isinstance(element, (pf.Space, pf.SoftBreak, pf.LineBreak)):
+            elif is_space(element):
                 text = " "
-            elif isinstance(element, (pf.Str, pf.Code, pf.Math)):
-                text = element.text
-            elif isinstance(element, pf.Quoted):
-                double = element.quote_type == "DoubleQuote"
+            elif tag == "Quoted":
+                double = element["c"][0].get("t") == "DoubleQuote"
                 pieces.append("“" if double else "‘")
-                position = self._flatten(element.content, pieces, cites, notes, position + 1)
+                position = self._flatten(
+                    element["c"][1], pieces, cites, notes, position + 1, in_image
+                )
                 text = "”" if double else "’"
-            elif self._unread(element):
+            elif tag == "RawInline":
                 continue
             else:
-                position = self._flatten(element.content, pieces, cites, notes, position)
-                continue
+                leaf = text_of(element)
+                if leaf is not None:
+                    text = leaf
+                else:
+                    inner = inline_content(element)
+                    if inner is None or (tag == "Image" and self.in_captioned_figure):
+                        continue  # a leaf; or a captioned figure's image, a caption's copy
+                    position = self._flatten(
+                        inner, pieces, cites, notes, position, in_image or tag == "Image"
+                    )
+                    continue
             pieces.append(text)
             position += len(text)
         return position
 
-    def _unread(self, element: pf.Element) -> bool:
-        """Raw inlines and leaves hold no citation; a captioned figure's image holds a copy."""
-        if isinstance(element, pf.RawInline) or not hasattr(element, "content"):
-            return True
-        return isinstance(element, pf.Image) and self.in_captioned_figure
-
-    def cite(self, cite: pf.Cite, context: _Context, claim: str, paragraph: str) -> None:
-        keys = tuple(c.id for c in cite.citations if not is_crossref(c.id))
+    def cite(
+        self,
+        cite: Node,
+        container: list[Node],
+        context: _Context,
+        claim: str,
+        paragraph: str,
+        outer: CiteGroup | None,
+        in_image: bool,
+    ) -> None:
+        citations = citations_of(cite)
+        keys = tuple(c["citationId"] for c in citations if not is_crossref(c["citationId"]))
         records = []
-        for citation in cite.citations:
-            if is_crossref(citation.id):
+        for citation in citations:
+            key = citation["citationId"]
+            if is_crossref(key):
                 continue
-            location = self._location_for(citation.id, context)
-            prefix, suffix = inline_text(citation.prefix), inline_text(citation.suffix)
+            location = self._location_for(key, context)
+            prefix = inline_text(citation.get("citationPrefix", []))
+            suffix = inline_text(citation.get("citationSuffix", []))
             record = Citation(
-                key=citation.id,
-                mode=_MODES.get(citation.mode, CitationMode.NORMAL),
+                key=key,
+                mode=_MODES.get(citation_mode(citation), CitationMode.NORMAL),
                 location=location or SourceLocation(self.file),
                 prefix=prefix,
                 suffix=suffix,
@@ -239,35 +276,42 @@ class _Walker:
                 claim=claim,
                 paragraph=paragraph,
                 note_number=context.note_number,
-                cited_with=tuple(k for k in keys if k != citation.id),
+                cited_with=tuple(k for k in keys if k != key),
                 context=context.kind,
             )
             if location is None and self.matcher is not None:
                 self.unmapped.append(record)
             records.append(record)
-        self.groups.append(CiteGroup(cite, tuple(records)))
-        for citation in cite.citations:
-            for inlines in (citation.prefix, citation.suffix):
-                self._nested(citation.id, list(inlines), context, claim, paragraph)
+        group = CiteGroup(cite, container, tuple(records), outer, in_image)
+        self.groups.append(group)
+        for citation in citations:
+            for field in ("citationPrefix", "citationSuffix"):
+                inlines = citation.get(field) or []
+                self._nested(citation["citationId"], inlines, group, context, claim, paragraph)
 
     def _nested(
         self,
-        outer: str,
-        inlines: list[pf.Element],
+        key: str,
+        inlines: list[Node],
+        outer: CiteGroup,
         context: _Context,
         claim: str,
         paragraph: str,
+        in_image: bool = False,
     ) -> None:
         """Citations pandoc read inside a prefix or suffix (`[@a,@b]`, `[see @a, p. 3, @b]`):
         read like any other, and remembered when a comma joined them to the one before."""
         for index, element in enumerate(inlines):
-            if isinstance(element, pf.Cite):
+            if element.get("t") == "Cite":
                 before = len(self.groups)
-                self.cite(element, context, claim, paragraph)
+                self.cite(element, inlines, context, claim, paragraph, outer, in_image)
                 if _after_comma(inlines[:index]):
-                    self.comma_joined.extend((outer, c) for c in self.groups[before].citations)
-            elif hasattr(element, "content") and not isinstance(element, pf.Note):
-                self._nested(outer, list(element.content), context, claim, paragraph)
+                    self.comma_joined.extend((key, c) for c in self.groups[before].citations)
+                continue
+            inner = inline_content(element)
+            if inner is not None:
+                image = in_image or element.get("t") == "Image"
+                self._nested(key, inner, outer, context, claim, paragraph, image)
 
     def _location_for(self, key: str, context: _Context) -> SourceLocation | None:
         if self.matcher is None:
@@ -281,27 +325,30 @@ class _Walker:
         return self.matcher.take(key, region)
 
 
-def _after_comma(inlines: list[pf.Element]) -> bool:
+def _after_comma(inlines: list[Node]) -> bool:
     """True when the inlines end with a comma (spaces aside): `@a,@b` or `@a, p. 3, @b`."""
     for element in reversed(inlines):
-        if isinstance(element, (pf.Space, pf.SoftBreak)):
+        tag = element.get("t")
+        if tag in ("Space", "SoftBreak"):
             continue
-        return isinstance(element, pf.Str) and element.text.endswith(",")
+        return tag == "Str" and str(element["c"]).endswith(",")
     return False
 
 
-def _metadata_inlines(value: pf.MetaValue) -> Iterator[pf.Element]:
+def _metadata_blocks(value: Node) -> Iterator[Node]:
     """Block-level containers inside a metadata value that may hold citations (e.g. `abstract`)."""
-    if isinstance(value, pf.MetaInlines):
-        yield pf.Plain(*value.content)
-    elif isinstance(value, pf.MetaBlocks):
-        yield from value.content
-    elif isinstance(value, pf.MetaList):
-        for item in value.content:
-            yield from _metadata_inlines(item)
-    elif isinstance(value, pf.MetaMap):
-        for item in value.content.values():
-            yield from _metadata_inlines(item)
+    tag: str = value.get("t", "")
+    content: Any = value.get("c")
+    if tag == "MetaInlines":
+        yield {"t": "Plain", "c": content}
+    elif tag == "MetaBlocks":
+        yield from content
+    elif tag == "MetaList":
+        for item in content:
+            yield from _metadata_blocks(item)
+    elif tag == "MetaMap":
+        for item in content.values():
+            yield from _metadata_blocks(item)
 
 
 _METADATA_SKIPPED = frozenset(
@@ -309,8 +356,9 @@ _METADATA_SKIPPED = frozenset(
 )
 
 
-def extract_citations(doc: pf.Doc, sources: Sequence[SourceFile] = ()) -> MarkdownExtraction:
-    """Every citation in `doc` in reading order, each with its claim sentence and source line.
+def extract_citations(doc: Node, sources: Sequence[SourceFile] = ()) -> MarkdownExtraction:
+    """Every citation in `doc` (pandoc's JSON AST) in reading order, each with its claim
+    sentence and source line.
 
     `sources` are the Markdown files the AST was read from; without them places are unknown.
     Metadata fields such as `abstract` are read too; `nocite`, `references` and the bibliography
@@ -318,33 +366,30 @@ def extract_citations(doc: pf.Doc, sources: Sequence[SourceFile] = ()) -> Markdo
     """
     matcher = LineMatcher(SourceIndex.build(sources)) if sources else None
     walker = _Walker(sources[0].name if sources else "<stdin>", matcher)
-    for name, value in doc.metadata.content.items():
+    for name, value in metadata(doc).items():
         if name not in _METADATA_SKIPPED:
-            walker.blocks(_metadata_inlines(value), _Context(CitationContext.METADATA))
-    walker.blocks(doc.content, _Context())
+            walker.blocks(_metadata_blocks(value), _Context(CitationContext.METADATA))
+    walker.blocks(doc["blocks"], _Context())
     return MarkdownExtraction(
         tuple(walker.groups), tuple(walker.unmapped), tuple(walker.comma_joined)
     )
 
 
-def nocite_keys(doc: pf.Doc) -> tuple[list[str], bool]:
+def nocite_keys(doc: Node) -> tuple[list[str], bool]:
     """Keys named in the `nocite` metadata, and whether it includes everything (`@*`)."""
-    nocite = doc.get_metadata("nocite", builtin=False)
+    nocite = metadata(doc).get("nocite")
     if nocite is None:
         return [], False
     keys: list[str] = []
     star = False
-
-    def collect(element: pf.Element, _doc: pf.Doc) -> None:
-        nonlocal star
-        if isinstance(element, pf.Cite):
-            for citation in element.citations:
-                if citation.id == "*":
-                    star = True
-                else:
-                    keys.append(citation.id)
-
-    nocite.walk(collect)
-    text = pf.stringify(nocite)
+    walker = _Walker("<nocite>", None)
+    walker.blocks(_metadata_blocks(nocite), _Context(CitationContext.METADATA))
+    for group in walker.groups:
+        for citation in citations_of(group.element):
+            if citation["citationId"] == "*":
+                star = True
+            else:
+                keys.append(citation["citationId"])
+    text = stringify(_metadata_blocks(nocite))
     star = star or "@*" in text
     return keys, star

@@ -5,27 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
-import panflute as pf
+from citecore.pandoc.ast import Node, inline_content, is_space, text_of
 
 CITE_MARK = "\ue000"  # a private-use character marks where a Cite sits in paragraph text
 
 
-def attached(elements: Iterable[pf.Element]) -> Iterable[pf.Element]:
-    """The items of a panflute container, each attached to its parent as panflute's own
-    iteration attaches them (annotation later finds a Cite's place through its parent), at a
-    fraction of the cost: panflute indexes the container once per item. Anything else is
-    returned as it is."""
-    if not isinstance(elements, pf.ListContainer):
-        return elements
-    parent, location = elements.parent, elements.location
-    items: list[pf.Element] = elements.list
-    for index, element in enumerate(items):
-        element.parent, element.location, element.index = parent, location, index
-    return items
-
-
-def inline_text(inlines: Iterable[pf.Element]) -> str:
+def inline_text(inlines: Iterable[Node]) -> str:
     """Plain text of a citation prefix or suffix, non-breaking spaces made plain."""
     if not inlines:  # most citations have neither
         return ""
@@ -34,34 +21,55 @@ def inline_text(inlines: Iterable[pf.Element]) -> str:
     return "".join(pieces).replace("\u00a0", " ").strip()
 
 
-def _plain_text(inlines: Iterable[pf.Element], pieces: list[str]) -> None:
-    """Append the text of inline elements to `pieces` (cheaper than building elements for
-    pf.stringify, which matters at hundreds of citations per document)."""
-    for element in attached(inlines):
-        if isinstance(element, (pf.Str, pf.Code, pf.Math)):
-            pieces.append(element.text)
-        elif isinstance(element, (pf.Space, pf.SoftBreak, pf.LineBreak)):
-            pieces.append(" ")
-        elif isinstance(element, pf.Cite):
+def _plain_text(inlines: Iterable[Node], pieces: list[str]) -> None:
+    """Append the text of inline elements to `pieces`: a Cite as typed, notes and raw
+    inlines left out."""
+    for element in inlines:
+        tag = element.get("t")
+        if tag == "Cite":
             pieces.append(render_cite(element))
-        elif not isinstance(element, (pf.Note, pf.RawInline)) and hasattr(element, "content"):
-            _plain_text(element.content, pieces)
+        elif tag == "RawInline":
+            continue
+        elif is_space(element):
+            pieces.append(" ")
+        else:
+            text = text_of(element)
+            if text is not None:
+                pieces.append(text)
+                continue
+            inner = inline_content(element)
+            if inner is not None:
+                _plain_text(inner, pieces)
 
 
-def _stringify_citation(citation: pf.Citation) -> str:
+def citations_of(cite: Node) -> list[dict[str, Any]]:
+    """The citations a Cite element holds (pandoc's `Citation` records)."""
+    citations: list[dict[str, Any]] = cite["c"][0]
+    return citations
+
+
+def citation_mode(citation: dict[str, Any]) -> str:
+    """`NormalCitation`, `AuthorInText` or `SuppressAuthor`."""
+    mode = citation.get("citationMode")
+    return str(mode.get("t", "")) if isinstance(mode, dict) else ""
+
+
+def _stringify_citation(citation: dict[str, Any]) -> str:
     """A readable pandoc-Markdown form of one citation, for claim text."""
-    prefix, suffix = inline_text(citation.prefix), inline_text(citation.suffix)
-    marker = {"SuppressAuthor": "-@"}.get(citation.mode, "@") + citation.id
+    prefix = inline_text(citation.get("citationPrefix", []))
+    suffix = inline_text(citation.get("citationSuffix", []))
+    marker = {"SuppressAuthor": "-@"}.get(citation_mode(citation), "@") + citation["citationId"]
     return " ".join(part for part in (prefix, marker) if part) + (
         f", {suffix.lstrip(', ')}" if suffix else ""
     )
 
 
-def render_cite(cite: pf.Cite) -> str:
+def render_cite(cite: Node) -> str:
     """The Cite as its author typed it: `@key` in text, `[see @a; @b, p. 3]` otherwise."""
-    if len(cite.citations) == 1 and cite.citations[0].mode == "AuthorInText":
-        return _stringify_citation(cite.citations[0])
-    return "[" + "; ".join(_stringify_citation(c) for c in cite.citations) + "]"
+    citations = citations_of(cite)
+    if len(citations) == 1 and citation_mode(citations[0]) == "AuthorInText":
+        return _stringify_citation(citations[0])
+    return "[" + "; ".join(_stringify_citation(c) for c in citations) + "]"
 
 
 def substitute_marks(text: str, rendered: list[str]) -> str:

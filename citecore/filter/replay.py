@@ -4,7 +4,7 @@ Rebuilds are the common case (Quarto preview and latexmk re-run pandoc on every 
 hands the filter the same AST, with the same options, and every file the last run read (the
 bibliographies, the Markdown sources, `citecheck.toml`) still has the same SHA-256, the last run's
 output AST, warnings and report are replayed as they were. This module is imported on that path
-alone, so it stays light: no panflute, no bibliography parsers.
+alone, so it stays light: no JSON parse of the document, no bibliography parsers.
 """
 
 from __future__ import annotations

@@ -43,7 +43,6 @@ def warm_up() -> None:
     import asyncio  # noqa: F401  (imported for the children)
 
     import httpx  # noqa: F401
-    import panflute  # noqa: F401
 
     import citecore.bib.bibtex
     import citecore.filter.run

@@ -5,18 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import panflute as pf
-from panflute.tools import meta2builtin
+from citecore.pandoc.ast import Node, get_metadata, meta_value, metadata
 
 
-def metadata_options(doc: pf.Doc) -> dict[str, Any]:
+def metadata_options(doc: Node) -> dict[str, Any]:
     """The document's citecheck options as plain values (an options layer): the `citecheck:`
     map, then top-level `citecheck.<option>` / `citecheck-<option>` keys, which is what
     `pandoc -M citecheck.strict=true` makes."""
-    value = doc.get_metadata("citecheck", default={})
+    value = get_metadata(doc, "citecheck", {})
     layer = dict(value) if isinstance(value, Mapping) else {}
-    for name, meta in doc.metadata.content.items():
+    for name, meta in metadata(doc).items():
         if name.startswith(("citecheck.", "citecheck-")):
-            # Not get_metadata: it would read the dot as a path into a `citecheck` map.
-            layer[name[len("citecheck.") :]] = meta2builtin(meta)
+            # A dotted name from `-M`: the dot is part of the name, not a path into a map.
+            layer[name[len("citecheck.") :]] = meta_value(meta)
     return layer

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from citecore.errors import DocumentParseError, PandocNotFoundError
 from citecore.extract.knitr import as_knitr_reads, is_knitr_source
+from citecore.pandoc.ast import Node, load_ast
 from citecore.pandoc.inputs import MARKDOWN_SUFFIXES
-
-if TYPE_CHECKING:
-    import panflute as pf
 
 # Extensions pandoc cannot guess but that are Markdown to it (Quarto, R Markdown).
 
@@ -38,8 +34,8 @@ def pandoc_path() -> str:
     return bundled
 
 
-def read_markdown(path: Path, extra_args: tuple[str, ...] = ()) -> pf.Doc:
-    """Parse a Markdown/Quarto/R Markdown file with pandoc's reader into a panflute document;
+def read_markdown(path: Path, extra_args: tuple[str, ...] = ()) -> Node:
+    """Parse a Markdown/Quarto/R Markdown file with pandoc's reader into its JSON AST;
     an R Markdown or Quarto file as knitr leaves it for pandoc (`extract.knitr`)."""
     args = [pandoc_path(), str(path), "-t", "json", *extra_args]
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
@@ -59,7 +55,4 @@ def read_markdown(path: Path, extra_args: tuple[str, ...] = ()) -> pf.Doc:
     if completed.returncode != 0:
         message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
         raise DocumentParseError(f"{path}: pandoc could not read it: {' '.join(message[-3:])}")
-    import panflute  # here, not above: the filter's replay path imports this module for its
-    # suffixes and must not pay for panflute (~40 ms)
-
-    return panflute.load(io.StringIO(completed.stdout.decode("utf-8")))
+    return load_ast(completed.stdout)

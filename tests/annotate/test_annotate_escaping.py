@@ -8,8 +8,6 @@ import subprocess
 import zipfile
 from pathlib import Path
 
-import panflute as pf
-
 from citecore.annotate import annotate
 from citecore.annotate.checked import DocumentCheck
 from citecore.extract.markdown import extract_citations
@@ -20,30 +18,28 @@ from citecore.model import (
     FindingKind,
     Severity,
 )
-from citecore.pandoc.reader import pandoc_path
+from citecore.pandoc.ast import Node
 from tests.conftest import requires_latex
+from tests.pandoc_json import read_ast, render_ast
 
 HOSTILE = "title '\"><script>alert(1)</script> \\input{/etc/passwd} 100% & $x$_{1} <w:t>"
 
 
-def _check() -> DocumentCheck:
-    doc = pf.convert_text("A claim [@k].\n", standalone=True, pandoc_path=pandoc_path())
+def _check() -> tuple[DocumentCheck, Node]:
+    doc = read_ast("A claim [@k].\n")
     extraction = extract_citations(doc)
     citations = tuple(c for g in extraction.groups for c in g.citations)
     finding = Finding(FindingKind.MISMATCH, Severity.ERROR, HOSTILE, "k")
-    return DocumentCheck(
+    check = DocumentCheck(
         CheckResult(("p.md",), Bibliography(), citations, {}, (finding,)), extraction
     )
+    return check, doc
 
 
 def _output(output_format: str) -> str:
-    check = _check()
-    doc = check.extraction.groups[0].element.doc
+    check, doc = _check()
     annotate(doc, check, output_format)
-    return str(
-        pf.convert_text(doc, input_format="panflute", output_format=output_format,
-                        standalone=True, pandoc_path=pandoc_path(), extra_args=[])
-    )  # fmt: skip
+    return render_ast(doc, output_format, standalone=True)
 
 
 def test_html_tooltips_escape_markup() -> None:
@@ -61,12 +57,10 @@ def test_latex_notes_escape_specials() -> None:
 
 
 def test_word_comments_hold_the_text(tmp_path: Path) -> None:
-    check = _check()
-    doc = check.extraction.groups[0].element.doc
+    check, doc = _check()
     annotate(doc, check, "docx")
     target = tmp_path / "out.docx"
-    pf.convert_text(doc, input_format="panflute", output_format="docx",
-                    pandoc_path=pandoc_path(), extra_args=["-o", str(target)])  # fmt: skip
+    render_ast(doc, "docx", "-o", str(target))
     with zipfile.ZipFile(target) as docx:
         comments = docx.read("word/comments.xml").decode("utf-8")
     assert "&lt;script&gt;" in comments and "<script>" not in comments
@@ -77,16 +71,14 @@ def test_word_comments_hold_the_text(tmp_path: Path) -> None:
 def test_a_note_quoting_characters_pdflatex_lacks_does_not_stop_the_build(
     tmp_path: Path,
 ) -> None:
-    doc = pf.convert_text("A claim [@k].\n", standalone=True, pandoc_path=pandoc_path())
+    doc = read_ast("A claim [@k].\n")
     extraction = extract_citations(doc)
     citations = tuple(c for g in extraction.groups for c in g.citations)
     finding = Finding(FindingKind.MISMATCH, Severity.ERROR, "title: α-synuclein ≤ 中文", "k")
     result = CheckResult(("p.md",), Bibliography(), citations, {}, (finding,))
     annotate(doc, DocumentCheck(result, extraction), "latex")
     target = tmp_path / "out.pdf"
-    pf.convert_text(doc, input_format="panflute", output_format="latex", standalone=True,
-                    pandoc_path=pandoc_path(),
-                    extra_args=["-o", str(target), "--pdf-engine=pdflatex"])  # fmt: skip
+    render_ast(doc, "latex", "-o", str(target), "--pdf-engine=pdflatex", standalone=True)
     text = subprocess.run(
         ["pdftotext", str(target), "-"], capture_output=True, text=True, check=True
     ).stdout

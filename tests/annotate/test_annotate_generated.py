@@ -5,14 +5,11 @@ annotated document cites what the writer's cites (report, never repair)."""
 
 from __future__ import annotations
 
-import io
-import json
 import re
 import zipfile
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-import panflute as pf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,17 +24,18 @@ from citecore.model import (
     FindingKind,
     Severity,
 )
-from citecore.pandoc.reader import pandoc_path
+from citecore.pandoc.ast import Node
 from tests.generated_markdown import KEYS, ast_citation_ids, document
+from tests.pandoc_json import read_ast, render_ast
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _read(text: str) -> pf.Doc:
-    return pf.convert_text(text, standalone=True, pandoc_path=pandoc_path())
+def _read(text: str) -> Node:
+    return read_ast(text)
 
 
-def _checked(doc: pf.Doc, flagged_keys: set[str]) -> DocumentCheck:
+def _checked(doc: Node, flagged_keys: set[str]) -> DocumentCheck:
     extraction = extract_citations(doc)
     citations = tuple(c for g in extraction.groups for c in g.citations)
     findings = tuple(
@@ -48,21 +46,15 @@ def _checked(doc: pf.Doc, flagged_keys: set[str]) -> DocumentCheck:
     return DocumentCheck(result, extraction)
 
 
-def _cited(doc: pf.Doc) -> list[str]:
-    """The citation ids of a panflute document, as pandoc's AST holds them."""
-    stream = io.StringIO()
-    pf.dump(doc, stream)
-    return list(ast_citation_ids(json.loads(stream.getvalue())["blocks"]))
+def _cited(doc: Node) -> list[str]:
+    """The citation ids of a document, as pandoc's AST holds them."""
+    return list(ast_citation_ids(doc["blocks"]))
 
 
-def _convert(doc: pf.Doc, output_format: str, *extra: str) -> str:
+def _convert(doc: Node, output_format: str, *extra: str) -> str:
     """The annotated document as a build writes it: citeproc renders the citations after the
     filter ran (a citation nested in another's suffix is shown only then)."""
-    return str(
-        pf.convert_text(doc, input_format="panflute", output_format=output_format,
-                        standalone=True, pandoc_path=pandoc_path(),
-                        extra_args=["--citeproc", *extra])
-    )  # fmt: skip
+    return render_ast(doc, output_format, "--citeproc", *extra, standalone=True)
 
 
 @SETTINGS

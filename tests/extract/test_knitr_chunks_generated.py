@@ -5,8 +5,6 @@ like citations, and inline code. citecheck's keys must be knitr + pandoc's, in o
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -87,9 +85,5 @@ def test_chunks_are_read_as_knitr_reads_them(text: str) -> None:
 
 
 def extract_citations_of(text: str) -> list:  # type: ignore[type-arg]
-    import io
-
-    import panflute as pf
-
-    doc = pf.load(io.StringIO(json.dumps(pandoc_ast(text))))
+    doc = pandoc_ast(text)
     return list(extract_citations(doc, [SourceFile("doc.Rmd", text)]).citations)

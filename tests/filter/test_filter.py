@@ -11,14 +11,14 @@ import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 
-import panflute as pf
 import pytest
 
 import citecore.filter.process as pandoc_filter
 import citecore.filter.run as citecheck_filter
 from citecore.filter.run import run_filter
-from citecore.pandoc.reader import pandoc_path, read_markdown
+from citecore.pandoc.reader import read_markdown
 from tests.conftest import CASES, REPO, requires_latex, run_pandoc
+from tests.pandoc_json import render_ast
 
 FILTER_SCRIPT = REPO / "filters" / "citecheck.py"
 
@@ -57,7 +57,7 @@ def test_warnings_name_file_line_and_key(problems: Path) -> None:
     ]
 
 
-def test_panflute_script_is_the_same_filter(problems: Path) -> None:
+def test_the_filter_script_is_the_same_filter(problems: Path) -> None:
     completed = run_pandoc("paper.md", "--filter", str(FILTER_SCRIPT), "-t", "html", cwd=problems)
     assert "paper.md:7: [undefined] ghost2020" in completed.stderr
 
@@ -313,9 +313,7 @@ def test_main_checks_and_annotates_a_document_in_memory(
     doc = read_markdown(problems / "paper.md")
     assert pandoc_filter.main(doc, argv=["html"]) is doc
     assert "[undefined] ghost2020" in capsys.readouterr().err
-    html = pf.convert_text(
-        doc, input_format="panflute", output_format="html", pandoc_path=pandoc_path()
-    )
+    html = render_ast(doc, "html")
     assert 'class="citecheck citecheck-error citecheck-undefined"' in str(html)
 
 

@@ -1,0 +1,149 @@
+"""Pandoc's JSON AST as the dicts and lists `json.loads` makes of it, and the few readings of it
+citecheck needs: metadata as plain values, an element's text.
+
+citecheck reads a document once and changes a few citations in it, so it keeps pandoc's own JSON
+rather than building an object per element (panflute's load and dump cost four times the JSON
+parse, on every build). The shapes are pandoc-types' (`{"t": tag, "c": content}`); an element's
+identity in the tree is the dict itself, which is how annotation finds the Cite extraction read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from citecore.errors import DocumentParseError
+
+Node = dict[str, Any]
+
+# The inline elements whose content is a list of inlines, and where in `c` that list is.
+_INLINE_LISTS: Mapping[str, int | None] = {
+    "Emph": None,
+    "Underline": None,
+    "Strong": None,
+    "Strikeout": None,
+    "Superscript": None,
+    "Subscript": None,
+    "SmallCaps": None,
+    "Quoted": 1,
+    "Cite": 1,
+    "Link": 1,
+    "Image": 1,
+    "Span": 1,
+}
+# Inline and block elements whose content is text.
+_TEXT_AT: Mapping[str, int | None] = {
+    "Str": None,
+    "Code": 1,
+    "Math": 1,
+    "RawInline": 1,
+    "CodeBlock": 1,
+    "RawBlock": 1,
+}
+_SPACES = frozenset({"Space", "SoftBreak", "LineBreak"})
+
+
+def load_ast(text: str | bytes) -> Node:
+    """The document pandoc wrote as JSON; a DocumentParseError for anything that is not one."""
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise DocumentParseError(f"not a pandoc JSON document: {exc}") from exc
+    if not isinstance(doc, dict) or not isinstance(doc.get("blocks"), list):
+        raise DocumentParseError("not a pandoc JSON document: no blocks")
+    if not isinstance(doc.get("meta"), dict):
+        doc["meta"] = {}
+    return doc
+
+
+def dump_ast(doc: Node) -> str:
+    """The document as JSON for pandoc to read back."""
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+def inline_content(node: Node) -> list[Node] | None:
+    """The inlines an inline element holds (an emphasis, a link's text, an image's alt text, a
+    Cite's rendered text); None for a leaf or a Note (whose content is blocks)."""
+    tag: str = node.get("t", "")
+    if tag not in _INLINE_LISTS:
+        return None
+    where = _INLINE_LISTS[tag]
+    content = node["c"] if where is None else node["c"][where]
+    return content if isinstance(content, list) else None
+
+
+def text_of(node: Node) -> str | None:
+    """The text a Str, Code, Math or raw element holds; None for any other element."""
+    tag: str = node.get("t", "")
+    if tag not in _TEXT_AT:
+        return None
+    where = _TEXT_AT[tag]
+    value = node["c"] if where is None else node["c"][where]
+    return value if isinstance(value, str) else None
+
+
+def is_space(node: Node) -> bool:
+    """True for a space, a soft line break or a hard one."""
+    return node.get("t") in _SPACES
+
+
+def stringify(nodes: Iterable[Node]) -> str:
+    """The plain text of inlines or blocks, as panflute's `stringify` gives it: quotes around
+    quoted text, a Cite as its rendered text, a blank line after each paragraph."""
+    pieces: list[str] = []
+    _text(nodes, pieces)
+    return "".join(pieces)
+
+
+def _text(nodes: Iterable[Node], pieces: list[str]) -> None:
+    for node in nodes:
+        tag = node.get("t")
+        text = text_of(node)
+        if text is not None:
+            pieces.append(text)
+        elif tag in _SPACES:
+            pieces.append(" ")
+        elif tag == "Quoted":
+            pieces.append('"')
+            _text(node["c"][1], pieces)
+            pieces.append('"')
+        elif tag == "Note" or tag == "BlockQuote":
+            _text(node["c"], pieces)
+        elif tag in ("Para", "Plain"):
+            _text(node["c"], pieces)
+            if tag == "Para":
+                pieces.append("\n\n")
+        elif tag == "Div":
+            _text(node["c"][1], pieces)
+        else:
+            inner = inline_content(node)
+            if inner is not None:
+                _text(inner, pieces)
+
+
+def meta_value(meta: Node) -> Any:
+    """A metadata value as plain Python (panflute's `meta2builtin`): maps, lists, booleans and
+    strings; text (inlines, blocks) as its plain text."""
+    tag, content = meta.get("t"), meta.get("c")
+    if tag == "MetaMap" and isinstance(content, dict):
+        return {k: meta_value(v) for k, v in content.items()}
+    if tag == "MetaList" and isinstance(content, list):
+        return [meta_value(v) for v in content]
+    if tag in ("MetaBool", "MetaString"):
+        return content
+    if tag in ("MetaInlines", "MetaBlocks") and isinstance(content, list):
+        return stringify(content)
+    return None
+
+
+def metadata(doc: Node) -> dict[str, Node]:
+    """The document's metadata fields, by name (pandoc's `meta`)."""
+    meta = doc.get("meta")
+    return meta if isinstance(meta, dict) else {}
+
+
+def get_metadata(doc: Node, name: str, default: Any = None) -> Any:
+    """One top-level metadata field as plain Python (`meta_value`), or `default` if absent."""
+    field = metadata(doc).get(name)
+    return default if field is None else meta_value(field)
