@@ -17,6 +17,10 @@ from citecore.errors import DocumentParseError
 
 Node = dict[str, Any]
 
+# pandoc-types 1.21 (pandoc 2.10) gave tables and captions the shape read here; 1.23 (pandoc 3)
+# added figures.
+_OLDEST_API = (1, 21)
+
 # The inline elements whose content is a list of inlines, and where in `c` that list is.
 _INLINE_LISTS: Mapping[str, int | None] = {
     "Emph": None,
@@ -52,6 +56,12 @@ def load_ast(text: str | bytes) -> Node:
         raise DocumentParseError(f"not a pandoc JSON document: {exc}") from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("blocks"), list):
         raise DocumentParseError("not a pandoc JSON document: no blocks")
+    version = doc.get("pandoc-api-version")
+    if isinstance(version, list) and tuple(version[:2]) < _OLDEST_API:
+        shown = ".".join(str(part) for part in version)
+        raise DocumentParseError(
+            f"pandoc's JSON is of API {shown}, older than citecheck reads: use pandoc 2.11 or later"
+        )
     if not isinstance(doc.get("meta"), dict):
         doc["meta"] = {}
     return doc
@@ -62,24 +72,26 @@ def dump_ast(doc: Node) -> str:
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
+def _part(node: Node, places: Mapping[str, int | None]) -> Any:
+    """The part of `node`'s content that `places` names for its tag (None there: all of it);
+    None for a tag `places` does not hold."""
+    tag: str = node.get("t", "")
+    if tag not in places:
+        return None
+    where = places[tag]
+    return node["c"] if where is None else node["c"][where]
+
+
 def inline_content(node: Node) -> list[Node] | None:
     """The inlines an inline element holds (an emphasis, a link's text, an image's alt text, a
     Cite's rendered text); None for a leaf or a Note (whose content is blocks)."""
-    tag: str = node.get("t", "")
-    if tag not in _INLINE_LISTS:
-        return None
-    where = _INLINE_LISTS[tag]
-    content = node["c"] if where is None else node["c"][where]
+    content = _part(node, _INLINE_LISTS)
     return content if isinstance(content, list) else None
 
 
 def text_of(node: Node) -> str | None:
     """The text a Str, Code, Math or raw element holds; None for any other element."""
-    tag: str = node.get("t", "")
-    if tag not in _TEXT_AT:
-        return None
-    where = _TEXT_AT[tag]
-    value = node["c"] if where is None else node["c"][where]
+    value = _part(node, _TEXT_AT)
     return value if isinstance(value, str) else None
 
 
@@ -96,30 +108,36 @@ def stringify(nodes: Iterable[Node]) -> str:
     return "".join(pieces)
 
 
-def _text(nodes: Iterable[Node], pieces: list[str]) -> None:
+def _text(nodes: Iterable[Any], pieces: list[str]) -> None:
     for node in nodes:
-        tag = node.get("t")
+        if isinstance(node, list):
+            _text(node, pieces)
+            continue
+        if not isinstance(node, dict) or "t" not in node:
+            continue  # attributes, targets, numbers: not text
+        tag = node["t"]
         text = text_of(node)
         if text is not None:
             pieces.append(text)
         elif tag in _SPACES:
             pieces.append(" ")
         elif tag == "Quoted":
-            pieces.append('"')
+            inner: list[str] = []
+            _text(node["c"][1], inner)
+            pieces.append(f'"{"".join(inner)}"' if node["c"][1] else "")
+        elif tag == "Cite":
             _text(node["c"][1], pieces)
-            pieces.append('"')
-        elif tag == "Note" or tag == "BlockQuote":
+        elif tag == "Para":
             _text(node["c"], pieces)
-        elif tag in ("Para", "Plain"):
+            pieces.append("\n\n")
+        elif tag == "DefinitionList":
+            items = []
+            for term, definitions in node["c"]:
+                said = "; ".join(stringify(definition) for definition in definitions)
+                items.append(f"- {stringify(term)}: {said}")
+            pieces.append("\n".join(items))
+        elif isinstance(node.get("c"), list):
             _text(node["c"], pieces)
-            if tag == "Para":
-                pieces.append("\n\n")
-        elif tag == "Div":
-            _text(node["c"][1], pieces)
-        else:
-            inner = inline_content(node)
-            if inner is not None:
-                _text(inner, pieces)
 
 
 def meta_value(meta: Node) -> Any:

@@ -222,3 +222,15 @@ def test_an_equal_copy_of_a_cite_is_not_mistaken_for_the_flagged_one() -> None:
     html.annotate(doc, [(group, Flag(Severity.ERROR, (UNDEFINED,)))])
     assert para[0] is first
     assert para[2]["t"] == "Span" and para[2]["c"][1][0] is second
+
+
+def test_a_citation_in_the_metadata_stays_in_the_reports_only() -> None:
+    # A note in the title or abstract would travel into the title block and the PDF's
+    # properties; the finding is still reported, at its line.
+    text = "---\nabstract: As shown [@bad].\n---\n\nIn the body [@bad].\n"
+    check, doc = _checked(FINDINGS, {}, text)
+    assert [c.key for c in check.result.citations] == ["bad", "bad"]
+    [(group, _flag)] = flags_for(check)
+    assert group.container is doc["blocks"][0]["c"]
+    assert annotate(doc, check, "html") == 1
+    assert render_ast(doc, "html", standalone=True).count('class="citecheck ') == 1

@@ -1,0 +1,96 @@
+"""Reading pandoc's JSON AST as dicts: metadata and text read as panflute (the library writers'
+filters use) reads them, on real front matter; anything that is not pandoc's JSON refused in one
+line, and the filter then lets the document through."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import panflute as pf
+import pytest
+
+from citecore.errors import DocumentParseError
+from citecore.filter.process import run_checked
+from citecore.pandoc.ast import get_metadata, load_ast, meta_value, metadata, stringify
+from tests.pandoc_json import read_ast
+
+WILD = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "wild" / "markdown"
+
+FRONT_MATTER = """---
+title: "A *study* of `code`, $x^2$ and \u201cquotes\u201d"
+author:
+  - name: Ada Lovelace
+    affiliation: [1, 2]
+  - Grace Hopper
+date: 2024-05-01
+draft: false
+citecheck:
+  strict: true
+  fail-on: [undefined, not_found]
+bibliography: [a.bib, "b c.bib"]
+abstract: |
+  First paragraph [@a].
+
+  Second, with a [link](https://example.org) and a note.^[Noted.]
+nocite: "@b, @*"
+---
+
+Body.
+"""
+
+
+def _panflute(doc: dict[str, object]) -> pf.Doc:
+    return pf.load(io.StringIO(json.dumps(doc)))
+
+
+def test_metadata_reads_as_panflute_reads_it() -> None:
+    doc = read_ast(FRONT_MATTER)
+    oracle = _panflute(doc)
+    for name in metadata(doc):
+        assert get_metadata(doc, name) == oracle.get_metadata(name), name
+    assert get_metadata(doc, "draft") is False
+    assert get_metadata(doc, "missing", "fallback") == "fallback"
+
+
+def test_every_wild_documents_front_matter_reads_as_panflute_reads_it() -> None:
+    documents = sorted(p for p in WILD.rglob("*") if p.suffix.lower() in {".md", ".rmd", ".qmd"})
+    assert len(documents) > 20
+    for path in documents:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if not text.startswith("---"):
+            continue
+        doc = read_ast(text.split("\n---", 2)[0] + "\n---\n")
+        oracle = _panflute(doc)
+        for name, value in metadata(doc).items():
+            assert meta_value(value) == oracle.get_metadata(name), f"{path}: {name}"
+
+
+def test_text_reads_as_panflute_stringifies_it() -> None:
+    doc = read_ast("A *b* `c` $d$ \u201ce\u201d [f](g) ![h](i) [@j, p. 3] k.^[l]\n\n> m\n")
+    oracle = _panflute(doc)
+    assert stringify(doc["blocks"]) == pf.stringify(oracle)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "not a pandoc JSON document"),
+        ('{"meta": {}}', "no blocks"),
+        ("[1, 2]", "no blocks"),
+        ('{"pandoc-api-version": [1, 20], "meta": {}, "blocks": []}', "older than citecheck"),
+    ],
+)
+def test_anything_but_pandocs_json_is_refused_in_one_line(text: str, message: str) -> None:
+    with pytest.raises(DocumentParseError, match=message):
+        load_ast(text)
+
+
+def test_the_filter_lets_what_it_cannot_read_through(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    status = run_checked(b"{not json", "html", [], "key", out, err)
+    assert status == 0
+    assert out.getvalue() == "{not json"
+    [line] = err.getvalue().splitlines()
+    assert line.startswith("[WARNING] citecheck: not a pandoc JSON document")
