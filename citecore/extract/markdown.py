@@ -286,8 +286,9 @@ class _Walker:
         self.groups.append(group)
         for citation in citations:
             for field in ("citationPrefix", "citationSuffix"):
-                inlines = citation.get(field) or []
-                self._nested(citation["citationId"], inlines, group, context, claim, paragraph)
+                inlines = citation.get(field)
+                if inlines:  # most citations have neither
+                    self._nested(citation["citationId"], inlines, group, context, claim, paragraph)
 
     def _nested(
         self,
