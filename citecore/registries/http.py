@@ -17,6 +17,7 @@ import email.utils
 import json
 import logging
 import re
+import socket
 import time
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
@@ -131,6 +132,19 @@ def _redact_library_logs(secrets: Iterable[str]) -> None:
             library.addFilter(_Redact(wanted))
 
 
+def _unresolved(exc: BaseException) -> bool:
+    """Whether a failed connection failed at resolving the host's name (socket.gaierror under
+    httpx's and httpcore's wrappers)."""
+    seen: BaseException | None = exc
+    for _ in range(4):
+        if seen is None:
+            return False
+        if isinstance(seen, socket.gaierror):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 class SharedRate(Protocol):
     """A registry's rate kept for many clients at once (the workers of a cluster): each request
     start is booked with it, on top of the client's own limits."""
@@ -175,6 +189,7 @@ class RegistryClient:
         self._unreachable: set[Source] = set()
         self._refused: dict[Source, float] = {}  # when connecting to a source began to fail
         self._opened: set[Source] = set()  # sources whose circuit opened on connections
+        self._unresolved: set[Source] = set()  # sources whose host name did not resolve
         self._answered: set[Source] = set()  # sources that sent any HTTP reply this run
         self._lost: Counter[Source] = Counter()  # requests in a row lost after their retries
         # Requests on their way, by cache key: references verified side by side often ask the
@@ -219,22 +234,34 @@ class RegistryClient:
         """The sources this run stopped asking because no connection to them could be made."""
         return frozenset(self._unreachable)
 
-    def _connection_failed(self, source: Source) -> None:
+    def _connection_failed(self, source: Source, unresolved: bool) -> None:
         """A connection to `source` could not be opened (DNS failure, refused, no route,
         connect timeout). When its connections have kept failing for _CONNECT_FAILING_FOR
         seconds, its circuit opens; when two sources fail so and none has answered this run,
         the network itself is down and every source's circuit opens: a build without network
-        stops trying within a second or two, not minutes."""
+        stops trying within a second or two, not minutes. Two sources whose names did not
+        resolve (`unresolved`: the machine has no working network) say so at once, so that a
+        writer editing offline does not wait on every build."""
+        if unresolved:
+            self._unresolved.add(source)
+            if len(self._unresolved) >= 2:
+                self._network_looks_down()
         now = self._clock()
         began = self._refused.setdefault(source, now)
         if now - began < _CONNECT_FAILING_FOR:
             return
         self._opened.add(source)
         self._unreachable.add(source)
-        if len(self._opened) >= 2 and not self._answered and not self.network_down:
-            self.network_down = True
-            self._unreachable.update(Source)
-            logger.info("no registry could be reached: the network looks down")
+        if len(self._opened) >= 2:
+            self._network_looks_down()
+
+    def _network_looks_down(self) -> None:
+        """Stop asking every source, unless one answered this run (then it is those sources)."""
+        if self._answered or self.network_down:
+            return
+        self.network_down = True
+        self._unreachable.update(Source)
+        logger.info("no registry could be reached: the network looks down")
 
     async def fetch(self, request: RegistryRequest) -> RegistryResponse:
         """The registry's answer to `request`: from the cache when allowed, else from the
@@ -310,7 +337,12 @@ class RegistryClient:
                 failure = Failure.NETWORK
                 delay = self._backoff(attempt)
                 if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
-                    self._connection_failed(source)
+                    unresolved = _unresolved(exc)
+                    self._connection_failed(source, unresolved)
+                    if unresolved:
+                        # A name that did not resolve will not in a second: this machine has
+                        # no network, or the address is wrong. The next build asks again.
+                        break
             else:
                 self._answered.add(source)
                 self._refused.pop(source, None)

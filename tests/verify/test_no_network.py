@@ -64,6 +64,21 @@ def test_unreachable_registries_are_given_up_at_once_and_reported_once(tmp_path:
     assert len(verifier.outage.unchecked) == 40
 
 
+def test_names_that_do_not_resolve_say_the_network_is_down_without_retrying(
+    tmp_path: Path,
+) -> None:
+    # A laptop offline fails to resolve every name at once (`.invalid` never resolves): two
+    # sources failing so are enough, and none is asked again, so an edit rebuilt offline does
+    # not wait out retries on every build.
+    urls = {source: f"http://{source.value}.invalid" for source in Source}
+    verifier = RegistryVerifier(ClientSettings(base_urls=urls), tmp_path / "cache.sqlite")
+    verified = verifier.verify(_references(20))
+    # Two names tried, maybe another under way: no source twice (retrying, ~40 requests).
+    assert verifier.requests_sent <= len(Source)
+    assert {r.verdict for r in verified.values()} == {ReferenceVerdict.UNVERIFIABLE}
+    assert verifier.outage is not None and verifier.outage.network_down
+
+
 def test_the_outage_is_one_finding_and_fails_only_when_asked(tmp_path: Path) -> None:
     port = _closed_port()
     urls = {source: f"http://127.0.0.1:{port}" for source in Source}
