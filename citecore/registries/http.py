@@ -47,6 +47,10 @@ _ABSENT_STATUSES = {400, 404, 410}
 _CONNECT_FAILING_FOR = 0.5
 _LOST_REQUESTS_TO_OPEN = 3  # requests in a row lost to timeouts or broken connections
 _CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a black-holed network answers never
+# A run that found the network down tells the runs of the next minute, which then do not ask: a
+# writer editing behind a network that hangs (a captive portal, a plane's Wi-Fi) would otherwise
+# wait out the connection timeouts on every build. A minute after, builds ask again.
+NETWORK_DOWN_TTL = 60.0
 _Param = str | int | float | bool | None  # what httpx accepts as a query value
 
 
@@ -196,6 +200,8 @@ class RegistryClient:
         # same thing at once (one title cited twice, a venue's search), and one answer serves all.
         self._in_flight: dict[str, asyncio.Task[RegistryResponse]] = {}
         self.network_down = False
+        if cache is not None and not self.settings.refresh and cache.get("network", "down"):
+            self._network_looks_down(said_by_an_earlier_run=True)
 
     async def __aenter__(self) -> RegistryClient:
         return self
@@ -255,13 +261,19 @@ class RegistryClient:
         if len(self._opened) >= 2:
             self._network_looks_down()
 
-    def _network_looks_down(self) -> None:
-        """Stop asking every source, unless one answered this run (then it is those sources)."""
+    def _network_looks_down(self, said_by_an_earlier_run: bool = False) -> None:
+        """Stop asking every source, unless one answered this run (then it is those sources);
+        tell the runs of the next NETWORK_DOWN_TTL seconds."""
         if self._answered or self.network_down:
             return
         self.network_down = True
         self._unreachable.update(Source)
+        if said_by_an_earlier_run:
+            logger.info("the network was down a moment ago: registries not asked")
+            return
         logger.info("no registry could be reached: the network looks down")
+        if self.cache is not None:
+            self.cache.put("network", "down", "1", ttl=NETWORK_DOWN_TTL)
 
     async def fetch(self, request: RegistryRequest) -> RegistryResponse:
         """The registry's answer to `request`: from the cache when allowed, else from the

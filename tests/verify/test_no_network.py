@@ -6,6 +6,8 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
+
 from citecore.api import check_citations
 from citecore.model import (
     Bibliography,
@@ -20,6 +22,7 @@ from citecore.model import (
 )
 from citecore.options import build_options
 from citecore.policy import exit_status
+from citecore.registries import http
 from citecore.registries.settings import ClientSettings
 from citecore.verify.registry import RegistryVerifier
 
@@ -100,3 +103,28 @@ def test_the_outage_is_one_finding_and_fails_only_when_asked(tmp_path: Path) -> 
         ]
         assert not [f for f in result.findings if f.kind is FindingKind.UNVERIFIABLE]
         assert exit_status(result, options) == expected
+
+
+def test_the_next_minutes_runs_do_not_ask_a_network_found_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A writer behind a network that hangs would wait out the timeouts on every build: the
+    # runs after one that found the network down do not ask, until the minute is over.
+    urls = {source: f"http://{source.value}.invalid" for source in Source}
+    cache = tmp_path / "cache.sqlite"
+    first = RegistryVerifier(ClientSettings(base_urls=urls), cache)
+    first.verify(_references(4))
+    assert first.requests_sent > 0 and first.outage is not None and first.outage.network_down
+    second = RegistryVerifier(ClientSettings(base_urls=urls), cache)
+    verified = second.verify(_references(4))
+    assert second.requests_sent == 0
+    assert {r.verdict for r in verified.values()} == {ReferenceVerdict.UNVERIFIABLE}
+    assert second.outage is not None and second.outage.network_down
+    refreshing = RegistryVerifier(ClientSettings(base_urls=urls, refresh=True), cache)
+    refreshing.verify(_references(4))
+    assert refreshing.requests_sent > 0  # --refresh asks the registries anyway
+    monkeypatch.setattr(http, "NETWORK_DOWN_TTL", 0.0)
+    RegistryVerifier(ClientSettings(base_urls=urls, refresh=True), cache).verify(_references(4))
+    later = RegistryVerifier(ClientSettings(base_urls=urls), cache)
+    later.verify(_references(4))
+    assert later.requests_sent > 0  # the minute is over: asked again
