@@ -211,6 +211,8 @@ class Outage:
     rate_limited: tuple[str, ...] = ()  # sources that kept answering 429
     failed: tuple[str, ...] = ()  # sources that answered with errors or timed out
     network_down: bool = False  # no source answered at all
+    # The network was found down by a run of the last minute, so this one did not ask.
+    recalled: bool = False
 
     @staticmethod
     def combined(earlier: Outage | None, later: Outage) -> Outage:
@@ -227,12 +229,19 @@ class Outage:
             both(earlier.rate_limited, later.rate_limited),
             both(earlier.failed, later.failed),
             earlier.network_down or later.network_down,
+            earlier.recalled or later.recalled,
         )
 
     def message(self) -> str:
         """One line for the writer: what was not checked, why, and what to do."""
         count = len(self.unchecked)
         what = f"{count} reference{'s' if count != 1 else ''} not checked"
+        if self.network_down and self.recalled:
+            return (
+                f"registries not asked: the network was down less than a minute ago; {what}; "
+                "cached answers used; run again in a minute or with --refresh to ask now, or "
+                "with --offline to skip the network"
+            )
         if self.network_down:
             return (
                 f"registries unreachable: {what}; cached answers used; run again online, "

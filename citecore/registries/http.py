@@ -200,6 +200,7 @@ class RegistryClient:
         # same thing at once (one title cited twice, a venue's search), and one answer serves all.
         self._in_flight: dict[str, asyncio.Task[RegistryResponse]] = {}
         self.network_down = False
+        self.network_down_recalled = False  # said by a run of the last minute, not found now
         if cache is not None and not self.settings.refresh and cache.get("network", "down"):
             self._network_looks_down(said_by_an_earlier_run=True)
 
@@ -269,7 +270,7 @@ class RegistryClient:
         self.network_down = True
         self._unreachable.update(Source)
         if said_by_an_earlier_run:
-            logger.info("the network was down a moment ago: registries not asked")
+            self.network_down_recalled = True
             return
         logger.info("no registry could be reached: the network looks down")
         if self.cache is not None:

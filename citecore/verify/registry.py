@@ -240,6 +240,7 @@ def _outage(client: RegistryClient, results: Sequence[ReferenceResult]) -> Outag
         rate_limited=failing(Failure.RATE_LIMITED),
         failed=failing(Failure.SERVER, Failure.NETWORK),
         network_down=network_down,
+        recalled=client.network_down_recalled,
     )
 
 

@@ -88,7 +88,9 @@ def test_the_outage_is_one_finding_and_fails_only_when_asked(tmp_path: Path) -> 
     references = _references(12)
     bibliography = Bibliography(("refs.bib",), {r.key: r for r in references})
     for fail_on, expected in ((None, 0), ("errors,outage", 6)):
-        verifier = RegistryVerifier(ClientSettings(base_urls=urls), tmp_path / "cache.sqlite")
+        # A cache of its own: one shared would recall the first run's outage (tested below).
+        cache = tmp_path / f"cache-{expected}.sqlite"
+        verifier = RegistryVerifier(ClientSettings(base_urls=urls), cache)
         options = build_options({"strict": True, "fail_on": fail_on})
         citations = [
             Citation(r.key, CitationMode.NORMAL, SourceLocation("doc.md", 1)) for r in references
@@ -120,6 +122,10 @@ def test_the_next_minutes_runs_do_not_ask_a_network_found_down(
     assert second.requests_sent == 0
     assert {r.verdict for r in verified.values()} == {ReferenceVerdict.UNVERIFIABLE}
     assert second.outage is not None and second.outage.network_down
+    assert second.outage.message().startswith(
+        "registries not asked: the network was down less than a minute ago; 4 references"
+    )
+    assert "--refresh to ask now" in second.outage.message()
     refreshing = RegistryVerifier(ClientSettings(base_urls=urls, refresh=True), cache)
     refreshing.verify(_references(4))
     assert refreshing.requests_sent > 0  # --refresh asks the registries anyway
