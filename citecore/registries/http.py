@@ -17,7 +17,6 @@ import email.utils
 import json
 import logging
 import re
-import socket
 import time
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
@@ -30,6 +29,7 @@ from citecore.cache import Cache, content_key
 from citecore.model import Source
 from citecore.registries.catalogue import REGISTRIES
 from citecore.registries.limits import Limiter
+from citecore.registries.reachability import Reachability, unresolved
 from citecore.registries.registry import SourcePolicy
 from citecore.registries.request import RegistryRequest
 from citecore.registries.settings import ClientSettings
@@ -42,15 +42,7 @@ logger = logging.getLogger(__name__)
 POSITIVE_TTL = 30 * 24 * 3600.0
 NEGATIVE_TTL = 24 * 3600.0
 _ABSENT_STATUSES = {400, 404, 410}
-# A source whose connections keep failing this long (no success between) is unreachable: long
-# enough that a burst of refusals at one moment (a full listen queue) is not enough.
-_CONNECT_FAILING_FOR = 0.5
-_LOST_REQUESTS_TO_OPEN = 3  # requests in a row lost to timeouts or broken connections
 _CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a black-holed network answers never
-# A run that found the network down tells the runs of the next minute, which then do not ask: a
-# writer editing behind a network that hangs (a captive portal, a plane's Wi-Fi) would otherwise
-# wait out the connection timeouts on every build. A minute after, builds ask again.
-NETWORK_DOWN_TTL = 60.0
 _Param = str | int | float | bool | None  # what httpx accepts as a query value
 
 
@@ -136,19 +128,6 @@ def _redact_library_logs(secrets: Iterable[str]) -> None:
             library.addFilter(_Redact(wanted))
 
 
-def _unresolved(exc: BaseException) -> bool:
-    """Whether a failed connection failed at resolving the host's name (socket.gaierror under
-    httpx's and httpcore's wrappers)."""
-    seen: BaseException | None = exc
-    for _ in range(4):
-        if seen is None:
-            return False
-        if isinstance(seen, socket.gaierror):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
 class SharedRate(Protocol):
     """A registry's rate kept for many clients at once (the workers of a cluster): each request
     start is booked with it, on top of the client's own limits."""
@@ -190,19 +169,10 @@ class RegistryClient:
         self._limiters: dict[Source, Limiter] = {}
         # A source that could not be reached at all is not tried again in this run: a build
         # without network must not wait out every request's retries (the circuit breaker).
-        self._unreachable: set[Source] = set()
-        self._refused: dict[Source, float] = {}  # when connecting to a source began to fail
-        self._opened: set[Source] = set()  # sources whose circuit opened on connections
-        self._unresolved: set[Source] = set()  # sources whose host name did not resolve
-        self._answered: set[Source] = set()  # sources that sent any HTTP reply this run
-        self._lost: Counter[Source] = Counter()  # requests in a row lost after their retries
+        self._reach = Reachability(clock, cache, remember=not self.settings.refresh)
         # Requests on their way, by cache key: references verified side by side often ask the
         # same thing at once (one title cited twice, a venue's search), and one answer serves all.
         self._in_flight: dict[str, asyncio.Task[RegistryResponse]] = {}
-        self.network_down = False
-        self.network_down_recalled = False  # said by a run of the last minute, not found now
-        if cache is not None and not self.settings.refresh and cache.get("network", "down"):
-            self._network_looks_down(said_by_an_earlier_run=True)
 
     async def __aenter__(self) -> RegistryClient:
         return self
@@ -237,44 +207,19 @@ class RegistryClient:
     def _cache_key(self, request: RegistryRequest) -> str:
         return content_key(self.settings.base_urls[request.source], request.cache_key())
 
+    @property
+    def network_down(self) -> bool:
+        """True once this run found no registry reachable (or a run of the last minute did)."""
+        return self._reach.network_down
+
+    @property
+    def network_down_recalled(self) -> bool:
+        """True when the network is down because a run of the last minute found it so."""
+        return self._reach.recalled
+
     def unreachable_sources(self) -> frozenset[Source]:
         """The sources this run stopped asking because no connection to them could be made."""
-        return frozenset(self._unreachable)
-
-    def _connection_failed(self, source: Source, unresolved: bool) -> None:
-        """A connection to `source` could not be opened (DNS failure, refused, no route,
-        connect timeout). When its connections have kept failing for _CONNECT_FAILING_FOR
-        seconds, its circuit opens; when two sources fail so and none has answered this run,
-        the network itself is down and every source's circuit opens: a build without network
-        stops trying within a second or two, not minutes. Two sources whose names did not
-        resolve (`unresolved`: the machine has no working network) say so at once, so that a
-        writer editing offline does not wait on every build."""
-        if unresolved:
-            self._unresolved.add(source)
-            if len(self._unresolved) >= 2:
-                self._network_looks_down()
-        now = self._clock()
-        began = self._refused.setdefault(source, now)
-        if now - began < _CONNECT_FAILING_FOR:
-            return
-        self._opened.add(source)
-        self._unreachable.add(source)
-        if len(self._opened) >= 2:
-            self._network_looks_down()
-
-    def _network_looks_down(self, said_by_an_earlier_run: bool = False) -> None:
-        """Stop asking every source, unless one answered this run (then it is those sources);
-        tell the runs of the next NETWORK_DOWN_TTL seconds."""
-        if self._answered or self.network_down:
-            return
-        self.network_down = True
-        self._unreachable.update(Source)
-        if said_by_an_earlier_run:
-            self.network_down_recalled = True
-            return
-        logger.info("no registry could be reached: the network looks down")
-        if self.cache is not None:
-            self.cache.put("network", "down", "1", ttl=NETWORK_DOWN_TTL)
+        return self._reach.unreachable()
 
     async def fetch(self, request: RegistryRequest) -> RegistryResponse:
         """The registry's answer to `request`: from the cache when allowed, else from the
@@ -289,7 +234,7 @@ class RegistryClient:
                 return RegistryResponse(request, outcome, body, status, from_cache=True)
         if self.settings.offline:
             return RegistryResponse(request, Status.FAILED, failure=Failure.OFFLINE)
-        if request.source in self._unreachable:
+        if self._reach.gave_up(request.source):
             return RegistryResponse(request, Status.FAILED, failure=Failure.NETWORK)
         sending = self._in_flight.get(key)
         if sending is None:
@@ -304,14 +249,9 @@ class RegistryClient:
         an answer."""
         response = await self._send_with_retries(request)
         if response.failure is Failure.NETWORK:
-            # A source whose requests keep failing on the network after their retries (it
-            # accepts connections and never answers) is given up for the run, like one that
-            # refuses them; a single slow answer is not enough.
-            self._lost[request.source] += 1
-            if self._lost[request.source] >= _LOST_REQUESTS_TO_OPEN:
-                self._unreachable.add(request.source)
+            self._reach.request_lost(request.source)
         elif response.status is not Status.FAILED:
-            self._lost[request.source] = 0
+            self._reach.request_answered(request.source)
         if self.cache is not None and response.status is not Status.FAILED:
             ttl = POSITIVE_TTL if response.status is Status.OK else NEGATIVE_TTL
             self.cache.put("http", key, f"{response.http_status}\n{response.body}", ttl=ttl)
@@ -336,11 +276,11 @@ class RegistryClient:
         failure = Failure.NETWORK
         source = request.source
         for attempt in range(self.settings.max_attempts):
-            if source in self._unreachable:
+            if self._reach.gave_up(source):
                 break
-            await limiter.acquire(lambda: source in self._unreachable)
+            await limiter.acquire(lambda: self._reach.gave_up(source))
             try:
-                if source in self._unreachable:
+                if self._reach.gave_up(source):
                     break
                 await self._wait_shared_turn(source)
                 self.sent[source] += 1
@@ -350,15 +290,14 @@ class RegistryClient:
                 failure = Failure.NETWORK
                 delay = self._backoff(attempt)
                 if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
-                    unresolved = _unresolved(exc)
-                    self._connection_failed(source, unresolved)
-                    if unresolved:
+                    name_unresolved = unresolved(exc)
+                    self._reach.connection_failed(source, name_unresolved)
+                    if name_unresolved:
                         # A name that did not resolve will not in a second: this machine has
                         # no network, or the address is wrong. The next build asks again.
                         break
             else:
-                self._answered.add(source)
-                self._refused.pop(source, None)
+                self._reach.answered(source)
                 self._obey_rate_headers(limiter, reply.headers)
                 if reply.status_code == 200 and _readable(request, reply.text):
                     return RegistryResponse(request, Status.OK, reply.text, 200)
@@ -379,7 +318,7 @@ class RegistryClient:
                 )
             finally:
                 limiter.release()
-            if attempt + 1 < self.settings.max_attempts and source not in self._unreachable:
+            if attempt + 1 < self.settings.max_attempts and not self._reach.gave_up(source):
                 await self._sleep(delay)
         self.failures[failure] += 1
         self.failed[source] = failure

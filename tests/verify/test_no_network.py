@@ -22,7 +22,7 @@ from citecore.model import (
 )
 from citecore.options import build_options
 from citecore.policy import exit_status
-from citecore.registries import http
+from citecore.registries import reachability
 from citecore.registries.settings import ClientSettings
 from citecore.verify.registry import RegistryVerifier
 
@@ -129,7 +129,7 @@ def test_the_next_minutes_runs_do_not_ask_a_network_found_down(
     refreshing = RegistryVerifier(ClientSettings(base_urls=urls, refresh=True), cache)
     refreshing.verify(_references(4))
     assert refreshing.requests_sent > 0  # --refresh asks the registries anyway
-    monkeypatch.setattr(http, "NETWORK_DOWN_TTL", 0.0)
+    monkeypatch.setattr(reachability, "NETWORK_DOWN_TTL", 0.0)
     RegistryVerifier(ClientSettings(base_urls=urls, refresh=True), cache).verify(_references(4))
     later = RegistryVerifier(ClientSettings(base_urls=urls), cache)
     later.verify(_references(4))
