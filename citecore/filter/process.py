@@ -86,7 +86,7 @@ def run_checked(
     from citecore.filter.run import run_filter
     from citecore.pandoc.ast import dump_ast, load_ast
 
-    text = ast.decode("utf-8")
+    text = ast.decode("utf-8", "replace")  # pandoc writes UTF-8; anything else is not its AST
     stderr = _Tee(err)
     try:
         doc = load_ast(text)

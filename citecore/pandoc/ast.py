@@ -57,7 +57,8 @@ def load_ast(text: str | bytes) -> Node:
     if not isinstance(doc, dict) or not isinstance(doc.get("blocks"), list):
         raise DocumentParseError("not a pandoc JSON document: no blocks")
     version = doc.get("pandoc-api-version")
-    if isinstance(version, list) and tuple(version[:2]) < _OLDEST_API:
+    numbers = isinstance(version, list) and all(isinstance(n, int) for n in version[:2])
+    if numbers and tuple(version[:2]) < _OLDEST_API:
         shown = ".".join(str(part) for part in version)
         raise DocumentParseError(
             f"pandoc's JSON is of API {shown}, older than citecheck reads: use pandoc 2.11 or later"

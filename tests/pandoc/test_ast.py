@@ -10,7 +10,8 @@ from pathlib import Path
 
 import panflute as pf
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from citecore.errors import DocumentParseError
 from citecore.filter.process import run_checked
@@ -89,6 +90,30 @@ def test_anything_but_pandocs_json_is_refused_in_one_line(text: str, message: st
         load_ast(text)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.one_of(
+        st.binary(max_size=200),
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+            lambda inner: (
+                st.lists(inner, max_size=4)
+                | st.dictionaries(
+                    st.sampled_from(["blocks", "meta", "pandoc-api-version", "t", "c"]), inner
+                )
+            ),
+            max_leaves=12,
+        ).map(lambda value: json.dumps(value).encode()),
+    )
+)
+@example(b'{"pandoc-api-version": ["1", 23], "meta": {}, "blocks": []}')
+@example(b'{"meta": {"title": {"t": "MetaInlines"}}, "blocks": [{"t": "Para"}]}')
+@example('{"blocks": []}'.encode("utf-16"))
+def test_the_filter_never_fails_on_what_it_is_given(ast: bytes) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert run_checked(ast, "html", [], "key", out, err) == 0
+
+
 def test_the_filter_lets_what_it_cannot_read_through(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     status = run_checked(b"{not json", "html", [], "key", out, err)
@@ -106,8 +131,10 @@ def test_generated_documents_read_as_panflute_reads_them(text: str) -> None:
     oracle = _panflute(doc)
     ours = stringify(doc["blocks"])
     theirs = "".join(pf.stringify(block) for block in oracle.content)
-    # panflute walks a table's caption after its cells, pandoc's JSON holds it before them.
-    tables = any(block["t"] == "Table" for block in doc["blocks"])
-    assert sorted(ours) == sorted(theirs) if tables else ours == theirs
+    # panflute walks a table's or figure's caption after its content; pandoc's JSON holds it
+    # before.
+    dumped = json.dumps(doc["blocks"])
+    captioned = '"Table"' in dumped or '"Figure"' in dumped
+    assert sorted(ours) == sorted(theirs) if captioned else ours == theirs
     for name in metadata(doc):
         assert get_metadata(doc, name) == oracle.get_metadata(name), name
