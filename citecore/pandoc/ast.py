@@ -56,9 +56,10 @@ def load_ast(text: str | bytes) -> Node:
         raise DocumentParseError(f"not a pandoc JSON document: {exc}") from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("blocks"), list):
         raise DocumentParseError("not a pandoc JSON document: no blocks")
-    version = doc.get("pandoc-api-version")
-    numbers = isinstance(version, list) and all(isinstance(n, int) for n in version[:2])
-    if numbers and tuple(version[:2]) < _OLDEST_API:
+    version: list[Any] = doc.get("pandoc-api-version") or []
+    major_minor = tuple(version[:2]) if isinstance(version, list) else ()
+    numbers = all(isinstance(n, int) for n in major_minor)
+    if major_minor and numbers and major_minor < _OLDEST_API:
         shown = ".".join(str(part) for part in version)
         raise DocumentParseError(
             f"pandoc's JSON is of API {shown}, older than citecheck reads: use pandoc 2.11 or later"
