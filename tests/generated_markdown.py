@@ -7,9 +7,7 @@ bench/extraction_differential.py (thousands).
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +15,7 @@ from hypothesis import strategies as st
 
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations, is_crossref
-from citecore.pandoc.reader import pandoc_path
+from tests.pandoc_json import read_ast
 
 KEYS = st.sampled_from(
     ["smith2020", "doe_2019", "lee:2021", "garcia-lopez2018", "wu.2023", "k1", "Kim2022a"]
@@ -168,22 +166,9 @@ def _without_images(node: Any) -> Any:
     return node
 
 
-def pandoc_ast(markdown: str) -> dict[str, Any]:
-    """pandoc's JSON AST of a Markdown text."""
-    completed = subprocess.run(
-        [pandoc_path(), "-f", "markdown", "-t", "json"],
-        input=markdown,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    ast: dict[str, Any] = json.loads(completed.stdout)
-    return ast
-
-
 def pandoc_keys(text: str) -> list[str]:
     """The cited keys of a Markdown text as pandoc's AST holds them, cross-references aside."""
-    return ast_keys(pandoc_ast(text))
+    return ast_keys(read_ast(text))
 
 
 def ast_keys(ast: dict[str, Any]) -> list[str]:
@@ -197,7 +182,7 @@ def ast_keys(ast: dict[str, Any]) -> list[str]:
 def disagreements(text: str) -> list[str]:
     """What citecheck's extraction gets wrong about `text`, judged by pandoc's AST: other keys,
     counts or order, unmapped citations, a mapped line that does not hold its key."""
-    doc = pandoc_ast(text)
+    doc = read_ast(text)
     extraction = extract_citations(doc, [SourceFile("doc.md", text)])
     found = [c.key for c in extraction.citations]
     problems = []

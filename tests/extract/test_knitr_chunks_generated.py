@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from citecore.extract.knitr import blank_chunks
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations
-from tests.generated_markdown import ast_keys, pandoc_ast
+from tests.generated_markdown import ast_keys
 from tests.knitr_oracle import have_knitr, knit
+from tests.pandoc_json import read_ast
 from tests.paths import REPO
 
 pytestmark = pytest.mark.skipif(not have_knitr(), reason="needs R's knitr (make test installs it)")
@@ -77,7 +78,7 @@ def document(draw: st.DrawFn) -> str:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document())
 def test_chunks_are_read_as_knitr_reads_them(text: str) -> None:
-    expected = ast_keys(pandoc_ast(knit(text, REPO)))
+    expected = ast_keys(read_ast(knit(text, REPO)))
     masked = blank_chunks(text)
     extraction = extract_citations_of(masked)
     assert [c.key for c in extraction] == expected
@@ -85,5 +86,5 @@ def test_chunks_are_read_as_knitr_reads_them(text: str) -> None:
 
 
 def extract_citations_of(text: str) -> list:  # type: ignore[type-arg]
-    doc = pandoc_ast(text)
+    doc = read_ast(text)
     return list(extract_citations(doc, [SourceFile("doc.Rmd", text)]).citations)
