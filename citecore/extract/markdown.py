@@ -114,7 +114,7 @@ class _Walker:
     def block(self, block: Node, context: _Context) -> None:
         tag: str = block.get("t", "")
         content: Any = block.get("c")
-        inner = _Context(CitationContext.LIST, context.note_number)
+        in_list = _Context(CitationContext.LIST, context.note_number)
         if tag in ("Para", "Plain"):
             self.inline_container(content, context)
         elif tag == "Header":
@@ -138,15 +138,15 @@ class _Walker:
             self.blocks(content, _Context(CitationContext.QUOTE, context.note_number))
         elif tag == "BulletList":
             for item in content:
-                self.blocks(item, inner)
+                self.blocks(item, in_list)
         elif tag == "OrderedList":
             for item in content[1]:
-                self.blocks(item, inner)
+                self.blocks(item, in_list)
         elif tag == "DefinitionList":
             for term, definitions in content:
-                self.inline_container(term, inner)
+                self.inline_container(term, in_list)
                 for definition in definitions:
-                    self.blocks(definition, inner)
+                    self.blocks(definition, in_list)
         elif tag == "Div":
             self.blocks(content[1], context)
 

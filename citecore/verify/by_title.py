@@ -14,6 +14,9 @@ from citecore.verify.compare import compare_titles
 from citecore.verify.trail import Fetch, Trail
 from citecore.verify.venues import without_crossref_doi
 
+# The keyed title searches the route asks before DBLP when their keys are set.
+_KEYED_SEARCHES: tuple[Registry, ...] = (openalex.REGISTRY, semantic_scholar.REGISTRY)
+
 
 def title_route(reference: Reference, identity: Identity) -> list[TitleSearch]:
     """The title searches to ask for `reference`, in order: Crossref, Europe PMC, then OpenAlex
@@ -29,9 +32,9 @@ def title_route(reference: Reference, identity: Identity) -> list[TitleSearch]:
     conference_paper = reference.entry_type.lower() in _CONFERENCE_TYPES
     if not conference_paper:
         route.append(europepmc.TITLE_SEARCH)
-    for keyed in (openalex, semantic_scholar):
-        if keyed.REGISTRY.searches_titles(identity):
-            route.append(keyed.TITLE_SEARCH)
+    for keyed in _KEYED_SEARCHES:
+        if keyed.title_search is not None and keyed.searches_titles(identity):
+            route.append(keyed.title_search)
     route.append(dblp.TITLE_SEARCH)
     if conference_paper:
         route.append(europepmc.TITLE_SEARCH)
@@ -74,8 +77,6 @@ _CONFERENCE_TYPES = frozenset({"inproceedings", "conference", "paper-conference"
 
 # A run that waited this long on DBLP's pace gets one line saying how to spare the wait.
 _PACE_WORTH_SAYING = 15.0  # seconds
-# The keyed title searches the route asks before DBLP when their keys are set.
-_KEYED_SEARCHES: tuple[Registry, ...] = (openalex.REGISTRY, semantic_scholar.REGISTRY)
 
 
 def pace_advice(
