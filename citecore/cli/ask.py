@@ -9,6 +9,7 @@ from citecore.bib.loader import load_bibliographies
 from citecore.cli.flags import Commands, bibliography_option
 from citecore.errors import CitecheckError
 from citecore.fetch.local import source_files
+from citecore.ground.embedding import sentence_embedder
 from citecore.ground.evidence import EvidenceIndex, passages
 from citecore.ground.judges.local import LocalJudge
 from citecore.ground.text import read_source
@@ -40,7 +41,7 @@ def run_ask(args: argparse.Namespace) -> int:
     files = source_files(reference, [Path(b).parent for b in args.bib], args.sources)
     if not files:
         raise CitecheckError(f"@{key} has no readable source file")
-    index = EvidenceIndex([p for f in files for p in passages(read_source(f))])
+    index = EvidenceIndex([p for f in files for p in passages(read_source(f))], sentence_embedder())
     ranked = index.rank(args.question, args.passages)
     verdict = LocalJudge().judge(args.question, ranked)
     print(f"{verdict.status.value}: {verdict.reason}")

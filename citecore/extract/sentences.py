@@ -91,7 +91,8 @@ _WORD_BEFORE = re.compile(r"(\S+)$")
 
 def _is_abbreviation(text: str, end: int) -> bool:
     """True when the period at `end` closes an abbreviation or an initial, not a sentence."""
-    match = _WORD_BEFORE.search(text, 0, end)
+    # Only the last few characters: searching from the text's start made a long page quadratic.
+    match = _WORD_BEFORE.search(text, max(0, end - 64), end)
     if match is None:
         return False
     word = match.group(1).lstrip("([\"'“‘").lower()

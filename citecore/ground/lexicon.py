@@ -76,6 +76,12 @@ class Lexicon(Protocol):
         """True when a sense of `a` is the antonym of a sense of `b`."""
         ...
 
+    def says(self, said: str, claimed: str) -> bool:
+        """True when a sense of `said` is a sense of `claimed` or one step below it in meaning
+        (a kind of it, an adjective similar to it, a verb of its group): a source that says
+        "kinases" says "enzymes", one that says "enzymes" does not say "kinases"."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class _Synset:
@@ -122,6 +128,13 @@ class WordNet:
         synsets_a = {(pos, offset) for pos, offset, _ in self._senses(a)}
         synsets_b = {(pos, offset) for pos, offset, _ in self._senses(b)}
         return bool(self._near(a) & synsets_b or self._near(b) & synsets_a)
+
+    def says(self, said: str, claimed: str) -> bool:
+        """Whether some sense of `said` is a sense of `claimed`, or a kind of it one step down
+        (its hypernym is `claimed`), an adjective similar to it, or a verb of its group."""
+        if said == claimed:
+            return True
+        return bool(self._near(said) & {(pos, offset) for pos, offset, _ in self._senses(claimed)})
 
     def opposite(self, a: str, b: str) -> bool:
         """Whether a sense of either is an antonym of a sense of the other."""
@@ -264,6 +277,10 @@ class RulesOnly:
         """Unknown: never."""
         del a, b
         return False
+
+    def says(self, said: str, claimed: str) -> bool:
+        """Unknown: only a word says itself."""
+        return said == claimed
 
 
 def wordnet_folder() -> Path | None:

@@ -14,13 +14,16 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from citecore.cache import Cache, content_key
 from citecore.errors import InputError
 from citecore.fetch.local import source_records
 from citecore.ground.align import AlignedSource
-from citecore.ground.evidence import EvidenceIndex, RankedPassage, passages
+from citecore.ground.embedding import SentenceEmbedder, sentence_embedder
+from citecore.ground.evidence import EvidenceIndex, Passage, RankedPassage, passages
 from citecore.ground.judges import Judge, JudgeVerdict
+from citecore.ground.judges.guard import guarded
 from citecore.ground.judges.prompt import PROMPT_VERSION, user_message
 from citecore.ground.text import SourceText, read_source
 from citecore.model import (
@@ -44,12 +47,15 @@ def claim_text(citation: Citation) -> str:
 
 @dataclass
 class _Sources:
-    """Source texts read once per run, with their aligners."""
+    """Source texts read once per run, with their aligners, passages and passage embeddings
+    (a source cited by many sentences is cut and embedded once)."""
 
     cache: Cache | None
+    embedder: SentenceEmbedder | None = None
     texts: dict[Path, SourceText | None] = field(default_factory=dict)
     problems: dict[Path, str] = field(default_factory=dict)
     aligners: dict[str, AlignedSource] = field(default_factory=dict)
+    cut: dict[str, tuple[list[Passage], Any]] = field(default_factory=dict)
 
     def text(self, path: Path) -> SourceText | None:
         if path not in self.texts:
@@ -60,6 +66,25 @@ class _Sources:
                 self.texts[path] = None
                 self.problems[path] = str(exc)
         return self.texts[path]
+
+    def index(self, texts: Sequence[SourceText]) -> EvidenceIndex:
+        """The evidence index over the passages of `texts`, pooled."""
+        for source in texts:
+            if source.sha256 not in self.cut:
+                found = passages(source)
+                vectors = (
+                    self.embedder.embed([p.text for p in found])
+                    if self.embedder is not None and found
+                    else None
+                )
+                self.cut[source.sha256] = (found, vectors)
+        pooled = [p for t in texts for p in self.cut[t.sha256][0]]
+        if self.embedder is None or not pooled:
+            return EvidenceIndex(pooled)
+        import numpy as np  # start-up: only a run with an embedder stacks vectors
+
+        vectors = np.vstack([self.cut[t.sha256][1] for t in texts if self.cut[t.sha256][0]])
+        return EvidenceIndex(pooled, self.embedder, vectors)
 
     def aligner(self, source: SourceText) -> AlignedSource:
         if source.sha256 not in self.aligners:
@@ -111,7 +136,7 @@ def ground_citations(
             bibliography_dirs,
             sources_dir,
         )
-    state = _Sources(cache)
+    state = _Sources(cache, sentence_embedder())
     results: dict[int, CitationResult] = {}
     questions: list[Question] = []
     origins: dict[int, str] = {}
@@ -139,7 +164,7 @@ def ground_citations(
                 source=origins[index],
             )
             continue
-        question = _question(index, citation, tuple(texts), judge)
+        question = _question(index, citation, state.index(texts), tuple(texts), judge)
         stored = cache.get("grounding", question.cache_key) if cache is not None else None
         if stored is not None:
             cached = record_from_data(CitationResult, json.loads(stored))
@@ -166,18 +191,23 @@ def ground_citations(
 
 
 def _question(
-    index: int, citation: Citation, texts: tuple[SourceText, ...], judge: Judge
+    index: int,
+    citation: Citation,
+    evidence_index: EvidenceIndex,
+    texts: tuple[SourceText, ...],
+    judge: Judge,
 ) -> Question:
     claim = claim_text(citation)
     cache_key = content_key(
         PROMPT_VERSION,
         judge.name,
         judge.model,
+        evidence_index.ranking,
         claim,
         str(citation.signal is not None),
         *sorted(t.sha256 for t in texts),
     )
-    evidence = EvidenceIndex([p for t in texts for p in passages(t)]).rank(claim)
+    evidence = evidence_index.rank(claim)
     keys = (citation.key, *citation.cited_with)
     return Question(index, citation, claim, tuple(evidence), keys, texts, cache_key)
 
@@ -196,7 +226,9 @@ def _ask(judge: Judge, questions: list[Question], sequential: bool) -> list[Judg
 
 
 def _proved(question: Question, verdict: JudgeVerdict, state: _Sources) -> CitationResult:
-    """The verdict, with the alignment proof for a supporting passage."""
+    """The verdict (guarded: no support against a conflict in its passage), with the alignment
+    proof for a supporting passage."""
+    verdict = guarded(verdict, question.claim)
     result = CitationResult(
         verdict.status, verdict.judge, verdict.model, passage=verdict.passage, reason=verdict.reason
     )

@@ -37,6 +37,13 @@ NEGATIONS = frozenset(
 )
 
 
+# Words by which a text denies: its negations, and words that deny without one ("is unlikely to
+# confer", "they're going to miss the elderly", "was absent").
+DENIALS = NEGATIONS | frozenset(
+    """lacking unlikely absence miss misses missed insufficient rarely hardly unclear""".split()
+)
+
+
 def normalize(text: str) -> str:
     """Text with PDF breakage folded: ligatures, hyphenated line breaks, quotes, dashes, case,
     Markdown emphasis."""

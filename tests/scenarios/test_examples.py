@@ -118,7 +118,8 @@ def test_the_tour_shows_every_verdict_offline(tmp_path: Path) -> None:
     }
     assert grounded == {
         ("lala2023paperqa", "supported", 2),
-        ("lala2023paperqa", "unconfirmed", None),
+        # Shown with the closest passage and its page.
+        ("lala2023paperqa", "unconfirmed", 2),
     }
     review = tmp_path / "REVIEW-CITES.md"
     assert main([*argv, "-o", str(review)]) == 1

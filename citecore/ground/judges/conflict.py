@@ -25,13 +25,16 @@ from difflib import SequenceMatcher
 
 from citecore.ground.judges.directions import direction_conflict, direction_doubt, opposed
 from citecore.ground.judges.placing import DISCOURSE, displaced, same_word
-from citecore.ground.judges.words import is_number, quote, stem
+from citecore.ground.judges.words import is_number, number_value, quote, stem
 from citecore.ground.lexicon import Lexicon
-from citecore.ground.tokens import NEGATIONS, content_tokens, named_entities, tokens
+from citecore.ground.tokens import DENIALS, NEGATIONS, content_tokens, named_entities, tokens
 
 _OPPOSITE_PREFIXES = ("in", "un", "non", "dis", "im", "ir", "il", "anti")
 _STOPS = frozenset("of the a an and or to in on for with by at as".split())
 _CUES = NEGATIONS | {"rather", "instead", "unlike", "lacking", "neither", "opposed"}
+# Negations proper: a contrast ("rather", "instead") is one only where the other side does not
+# contrast too.
+_DENIALS = NEGATIONS | {"lacking"}
 _MAX_GAP = 3  # tokens on either side of a difference between two aligned stretches
 _NUMBER_GAP = 5  # a difference that holds numbers on both sides may be a little longer
 
@@ -46,16 +49,16 @@ class Comparison:
     substitution: str
 
 
-def compare(claim: str, sentence: str, lexicon: Lexicon, passage: str = "") -> Comparison:
-    """The conflicts and substitutions of a claim against one source sentence of `passage`
-    (all as `comparable` gives them)."""
+def compare(claim: str, sentence: str, lexicon: Lexicon) -> Comparison:
+    """The conflicts and substitutions of a claim against one source sentence (both as
+    `comparable` gives them)."""
     aligned, substitution = _aligned(claim, sentence, lexicon)
     conflict = (
         _swapped_contrast(claim, sentence)
         or aligned
         or _number_conflict(claim, sentence)
         or direction_conflict(claim, sentence)
-        or _denied(claim, sentence, passage or sentence)
+        or _denied(claim, sentence)
         or _negated_in_source(claim, sentence)
     )
     if conflict:
@@ -102,9 +105,17 @@ def _difference(slot: _Slot, entities: set[str], lexicon: Lexicon) -> str:
     an entity or an opposite put in a word's place; "" when it is only wording. A word is not
     put in another's place when the claim uses it too, or the source the other: "DCs and
     ILCs" against "ILCs and DCs" is word order, not a substitution."""
-    numbers_claimed = [t for t in slot.claimed if is_number(t)]
-    numbers_stated = [t for t in slot.stated if is_number(t) and t not in slot.claim_stems]
-    if numbers_claimed and numbers_stated and set(numbers_claimed) != set(numbers_stated):
+    # A number the sentence states elsewhere is not changed here ("in 1925 he gave the hill …
+    # and in 1943 the park"); numbers compare by value ("08" is "8").
+    values_stated = {number_value(t) for t in slot.sentence_words if is_number(t)}
+    values_claimed = {number_value(t) for t in slot.claim_words if is_number(t)}
+    numbers_claimed = [
+        t for t in slot.claimed if is_number(t) and number_value(t) not in values_stated
+    ]
+    numbers_stated = [
+        t for t in slot.stated if is_number(t) and number_value(t) not in values_claimed
+    ]
+    if numbers_claimed and numbers_stated:
         return (
             f"the source says {', '.join(numbers_stated)} where the claim says "
             f"{', '.join(numbers_claimed)}"
@@ -113,7 +124,11 @@ def _difference(slot: _Slot, entities: set[str], lexicon: Lexicon) -> str:
     if bool(cues_claimed) != bool(cues_stated):
         cue = sorted(cues_claimed or cues_stated)[0]
         side = "the claim" if cues_claimed else "the source"
-        return f"'{cue}' in {side} only"
+        facing = slot.sentence_words if cues_claimed else slot.claim_words
+        # A contrast on one side is no conflict where the other side contrasts too: "X rather
+        # than Y" against "X matters more than Y" says it otherwise.
+        if cue in _DENIALS or cue.endswith("n't") or not _CONTRAST.search(" ".join(facing)):
+            return f"'{cue}' in {side} only"
     for word, other in _replacements(slot):
         # Before the test for one word inside the other: "ineffective" holds "effective".
         if _opposites(word, other, lexicon):
@@ -290,7 +305,7 @@ def _negations(text: str) -> list[tuple[str, set[str]]]:
     for clause in _CLAUSE.split(plain):
         words = tokens(clause)
         for index, word in enumerate(words):
-            if word not in _CUES and not word.endswith("n't"):
+            if word not in _CUES and word not in DENIALS and not word.endswith("n't"):
                 continue
             if index and words[index - 1] in _NAMING:
                 continue
@@ -302,19 +317,39 @@ def _negations(text: str) -> list[tuple[str, set[str]]]:
     return found
 
 
-def _denied(claim: str, sentence: str, passage: str) -> str:
-    """A claim that negates what the sentence states ("X is not associated with Y" against "X
-    was associated with Y"): the passage states some of what the claim's negation is said of
-    in its clause ("without any improvement" against a passage that reports the improvement;
-    "is not easy, and that X" is no conflict with a passage that says only X), and no negation
-    of the sentence is said of the same words."""
-    stated = {stem(t) for t in content_tokens(passage)}
+def denies_alike(claim: str, sentence: str) -> bool:
+    """Whether every negation of the claim has one in the sentence said of the same words (two
+    of them, or all where it is said of fewer): "is not associated with Y" and "showed no
+    association with Y" deny alike; "there was no evidence of it with other agents" does not
+    deny "there is not an inverse relationship between X and Y"."""
     sentence_negations = _negations(sentence)
+    return all(
+        any(len(said & other) >= min(2, len(said)) for _, other in sentence_negations)
+        for word, said in _negations(claim)
+        if word in DENIALS or word.endswith("n't")
+    )
+
+
+def _denied(claim: str, sentence: str) -> str:
+    """A claim that negates what the sentence states ("X is not associated with Y" against "X
+    was associated with Y"): the sentence states at least half of what the claim's negation is
+    said of in its clause ("without any improvement" against a sentence that reports the
+    improvement; "is not easy, and that X" is no conflict with a sentence that says only X), and
+    the clause of the sentence that states them denies nothing (a source that denies in its own
+    words, "did not demonstrate a benefit of X", "is unlikely to", may say what the claim
+    says)."""
+    clauses = [c for c in _CLAUSE.split(sentence.lower()) if c and c.strip()]
     for word, said in _negations(claim):
-        if not said & stated:
+        # "… in blood but not airways" against a source that never speaks of airways: the
+        # source is silent on what the claim denies, which is no conflict.
+        if word not in _DENIALS and not word.endswith("n't"):
             continue
-        wanted = min(2, len(said))
-        if not any(len(said & other) >= wanted for _, other in sentence_negations):
+        # The clause of the sentence that states most of what the negation is said of.
+        clause = max(clauses, key=lambda c: len(said & {stem(t) for t in content_tokens(c)}))
+        stated = {stem(t) for t in content_tokens(clause)}
+        if 2 * len(said & stated) < len(said) or not said & stated:
+            continue
+        if not set(tokens(clause)) & DENIALS and not any(t.endswith("n't") for t in tokens(clause)):
             return f"'{word}' in the claim only: {quote(sentence)}"
     return ""
 
@@ -326,14 +361,19 @@ def _negated_in_source(claim: str, sentence: str) -> str:
     claim is said of the same words. A negation that sets a case aside ("in premenopausal, but
     not postmenopausal, women") or names an absence ("patients with no hypoglycemia") denies
     nothing the claim states."""
+    if _cue_words(claim) & _DENIALS:
+        # A claim that negates something itself ("people with no symptoms") is compared by the
+        # aligned slots, not by what a negation of the source is said of.
+        return ""
     wanted = {stem(t) for t in content_tokens(claim)}
+    needed = max(2, (len(wanted) + 1) // 2)
     claim_negations = _negations(claim)
     for word, said in _negations(sentence):
         # "without" names a group in a source ("patients without diabetes") more often than not
         denies = word != "without" and (word in NEGATIONS | {"lacking"} or word.endswith("n't"))
         # ... and a claim that negates the same words says what the source says.
         matched = any(len(said & other) >= 2 for _, other in claim_negations)
-        if denies and not matched and len(said & wanted) >= 2:
+        if denies and not matched and len(said & wanted) >= needed:
             return (
                 f"the source denies it ('{word}' before the claim's own words): {quote(sentence)}"
             )
@@ -344,10 +384,10 @@ def _number_conflict(claim: str, sentence: str) -> str:
     """A number of the claim that the sentence gives otherwise for the same thing: the same
     word right after it ("750 million", "35 percent") with another number before it."""
     claim_words, sentence_words = tokens(claim), tokens(sentence)
-    stated = {t for t in sentence_words if is_number(t)}
+    stated = {number_value(t) for t in sentence_words if is_number(t)}
     for index, word in enumerate(claim_words[:-1]):
         unit = claim_words[index + 1]
-        if not is_number(word) or word in stated or is_number(unit) or unit in _STOPS:
+        if not is_number(word) or number_value(word) in stated or is_number(unit) or unit in _STOPS:
             continue
         for position, other in enumerate(sentence_words[:-1]):
             if is_number(other) and sentence_words[position + 1] == unit:

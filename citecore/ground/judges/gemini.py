@@ -52,7 +52,10 @@ class GeminiJudge:
         self.sleep = sleep
 
     def _config(self, keys: Sequence[str]) -> Any:
-
+        """The request's configuration: File Search over the store's documents of `keys`; with
+        no store, the model judges the passages in the question alone."""
+        if not self.store:
+            return types.GenerateContentConfig(system_instruction=INSTRUCTIONS, temperature=0)
         tool = types.Tool(
             file_search=types.FileSearch(
                 file_search_store_names=[self.store],

@@ -31,19 +31,31 @@ from itertools import pairwise
 
 from citecore.ground.evidence import RankedPassage
 from citecore.ground.judges import JudgeVerdict
+from citecore.ground.judges.carried import Carried, SentenceWords, carried_words, claim_words
 from citecore.ground.judges.conflict import compare
-from citecore.ground.judges.placing import abbreviated_alike, unnamed
-from citecore.ground.judges.words import comparable, is_number, stem
+from citecore.ground.judges.placing import abbreviated_alike, names, unnamed
+from citecore.ground.judges.words import comparable, is_number
 from citecore.ground.lexicon import Lexicon, lexicon
-from citecore.ground.tokens import content_tokens, tokens
+from citecore.ground.tokens import tokens
 from citecore.model import GroundingStatus
 
-SUPPORTED_SHARE = 0.65
-PARTIAL_SHARE = 0.45
-# How much of the claim must be in the sentence before a difference in it is a conflict rather
-# than a sign that the sentence is about something else.
-CONFLICT_SHARE = 0.40
-_RULES_VERSION = "lexical-rules-v8"
+# How much of the claim a sentence must carry before a difference in it is a conflict rather
+# than a sign that the sentence is about something else: a sentence that states the claim
+# otherwise carries every word of it but those in conflict. Its numbers aside (a changed number
+# is the conflict), it may lack a quarter of the claim's words, and one word in any case (the
+# word put in another's place).
+CONFLICT_SHARE = 0.75
+# A sentence is read for conflicts when it carries this much of the claim: a conflict it shows
+# counts where it, or it with the sentence next to it, carries `CONFLICT_SHARE` (a claim may sum
+# up two sentences, one of which says otherwise of its second half).
+_READ_SHARE = 0.25
+_RULES_VERSION = "lexical-rules-v9"
+
+
+def _listed(words: Sequence[str], joined: str = "or") -> str:
+    """Words as a reason names them: 'a', 'b' or 'c'."""
+    quoted = [f"'{w}'" for w in words]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} {joined} {quoted[-1]}"
 
 
 def _sentences(text: str) -> list[str]:
@@ -58,50 +70,61 @@ def _sentences(text: str) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class _Reading:
-    """How one passage sentence reads against the claim."""
+    """How one passage sentence (or two adjacent ones) reads against the claim."""
 
     sentence: str
-    share: float
-    matched: int
-    wanted: int
+    carried: Carried
     conflict: str  # what the source says against the claim, "" when nothing does
     substitution: str  # a claim's word the sentence replaces with one the judge cannot place
-    missing_numbers: frozenset[str]
-    # Numbers the sentence gives that the claim does not, when the claim's own are not there.
-    other_numbers: frozenset[str]
+
+    @property
+    def share(self) -> float:
+        """The share of the claim's words the sentence carries."""
+        return self.carried.share
+
+    @property
+    def states_claim(self) -> bool:
+        """Whether the sentence carries enough of the claim for a difference to be a conflict:
+        its words but numbers, all but a quarter of them or one."""
+        words = [w for w in self.carried.carried + self.carried.missing if not is_number(w)]
+        missing = [w for w in self.carried.missing if not is_number(w)]
+        return len(missing) <= max(1, int(len(words) * (1 - CONFLICT_SHARE)))
 
 
-def _share(claim: str, sentence: str, stated: frozenset[str]) -> tuple[float, int, int]:
-    """How much of the claim's content the sentence states: its content words, by stem, and
-    those it states by an abbreviation (`stated`). (A synonym does not count here: measured, it
-    let more unsupported claims reach `supported` than it let supported ones.)"""
-    wanted = {stem(w) for w in content_tokens(claim) if not is_number(w)}
-    present = {stem(w) for w in content_tokens(sentence) + list(stated)}
-    matched = len(wanted & present)
-    return (matched / len(wanted) if wanted else 0.0), matched, len(wanted)
-
-
-def _read(claim: str, original: str, words: Lexicon, passage: str) -> _Reading:
-    """How the sentence `original` of `passage` reads against the claim (the claim and the
-    passage as `comparable` gives them; an abbreviation on one side read as the words the other
-    spells out)."""
-    alike = abbreviated_alike(claim, comparable(original))
-    share, matched, wanted = _share(claim, alike.sentence, alike.stated)
-    claim, sentence = alike.claim, alike.sentence
-    passage = abbreviated_alike(claim, passage).sentence
-    claim_numbers = {t for t in tokens(claim) if is_number(t)}
-    stated_numbers = {t for t in tokens(sentence) if is_number(t)}
-    missing = frozenset(claim_numbers - stated_numbers)
+def _read(
+    claim: str,
+    words: list[str],
+    lexicon: Lexicon,
+    original: str,
+    subject: frozenset[str] = frozenset(),
+) -> _Reading:
+    """How the source sentence `original` reads against the claim (as `comparable` gives it; an
+    abbreviation on one side read as the words the other spells out; `subject`: the claim's
+    names the source gives elsewhere)."""
+    sentence = comparable(original)
+    carried = carried_words(claim, words, SentenceWords(sentence), lexicon, subject)
     conflict = substitution = ""
-    if share >= CONFLICT_SHARE:
-        comparison = compare(claim, sentence, words, passage)
+    if carried.share >= _READ_SHARE:
+        alike = abbreviated_alike(claim, sentence)
+        comparison = compare(alike.claim, alike.sentence, lexicon)
         # The quote is of the source as written ("sixteen", not "16").
         conflict = comparison.conflict.replace(
-            f'"{" ".join(sentence.split())}"', f'"{" ".join(original.split())}"'
+            f'"{" ".join(alike.sentence.split())}"', f'"{" ".join(original.split())}"'
         )
         substitution = comparison.substitution
-    others = frozenset(stated_numbers - claim_numbers) if missing else frozenset()
-    return _Reading(original, share, matched, wanted, conflict, substitution, missing, others)
+    return _Reading(original, carried, conflict, substitution)
+
+
+def conflict_in(claim: str, passage: str, words: Lexicon) -> str:
+    """What a sentence of `passage` says against the claim, by the local judge's conflict rules
+    (in a sentence that carries the claim's words but those in conflict); "" when nothing does."""
+    compared = comparable(claim)
+    wanted = claim_words(compared)
+    for sentence in _sentences(passage):
+        reading = _read(compared, wanted, words, sentence)
+        if reading.conflict and reading.states_claim:
+            return reading.conflict
+    return ""
 
 
 class LocalJudge:
@@ -117,24 +140,26 @@ class LocalJudge:
     def judge(
         self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
     ) -> JudgeVerdict:
-        """SUPPORTED, PARTIAL, UNSUPPORTED (with the conflict) or UNCONFIRMED, with the passage
-        and the rule that decided."""
+        """SUPPORTED (every word of the claim carried, nothing in conflict), UNSUPPORTED (with
+        the conflict) or UNCONFIRMED (naming the words the passage does not carry), with the
+        passage and the rule that decided."""
         del keys  # the evidence already comes from the cited keys' sources
         compared = comparable(claim)
+        words = claim_words(compared)
+        texts = [comparable(ranked.passage.text) for ranked in evidence]
+        given = set(tokens(" ".join(texts)))
+        subject = frozenset(name for name in names(compared) if name in given)
         readings = []
-        texts = []
         for ranked in evidence:
-            passage = comparable(ranked.passage.text)
-            texts.append(passage)
             singles = [
-                _read(compared, sentence, self.words, passage)
+                _read(compared, words, self.words, sentence, subject)
                 for sentence in _sentences(ranked.passage.text)
             ]
             # A claim may sum up two sentences of its source: the pair is read for support, and
             # conflicts with what either sentence says (as each was read alone).
             pairs = [
                 replace(
-                    _read(compared, f"{a.sentence} {b.sentence}", self.words, passage),
+                    _read(compared, words, self.words, f"{a.sentence} {b.sentence}", subject),
                     conflict=a.conflict or b.conflict,
                 )
                 for a, b in pairwise(singles)
@@ -142,43 +167,44 @@ class LocalJudge:
             readings += [(reading, ranked) for reading in singles + pairs]
         if not readings:
             return self._verdict(GroundingStatus.UNCONFIRMED, "", "no passage shares its words")
-        reading = max(readings, key=lambda pair: (pair[0].share, pair[1].score))[0]
-        words = f"{reading.matched}/{reading.wanted} content words of the claim in the passage"
-        conflicting = [r for r, _ in readings if r.conflict and r.share >= CONFLICT_SHARE]
-        if conflicting and not (reading.share >= SUPPORTED_SHARE and not reading.conflict):
+        reading = max(
+            readings, key=lambda pair: (pair[0].share, -len(pair[0].carried.apart), pair[1].score)
+        )[0]
+        carried = reading.carried
+        count = f"{len(carried.carried)}/{len(words)} words of the claim in the passage"
+        conflicting = [r for r, _ in readings if r.conflict and r.states_claim]
+        if conflicting and not (not carried.missing and not reading.conflict):
             worst = max(conflicting, key=lambda r: r.share)
             return self._verdict(GroundingStatus.UNSUPPORTED, worst.sentence, worst.conflict)
         absent = unnamed(compared, " ".join(texts))
-        if reading.share >= PARTIAL_SHARE and absent:
+        if absent:
             return self._verdict(
                 GroundingStatus.UNCONFIRMED,
                 reading.sentence,
-                f"the passage never names {', '.join(absent)} ({words})",
+                f"the passage never names {', '.join(absent)} ({count})",
             )
-        if reading.share >= PARTIAL_SHARE and reading.substitution:
+        if reading.substitution:
+            # The word the source puts in the claim's word's place says most.
             return self._verdict(
                 GroundingStatus.UNCONFIRMED,
                 reading.sentence,
                 f"{reading.substitution}, and the judge cannot tell whether they mean the same "
-                f"({words})",
+                f"({count})",
             )
-        if reading.share >= SUPPORTED_SHARE and not reading.missing_numbers:
-            return self._verdict(GroundingStatus.SUPPORTED, reading.sentence, words)
-        if reading.other_numbers:
-            # Its numbers are not there and others are: not even partly what the source says.
+        if carried.missing:
             return self._verdict(
                 GroundingStatus.UNCONFIRMED,
                 reading.sentence,
-                f"the passage gives {', '.join(sorted(reading.other_numbers))} where the claim "
-                f"gives {', '.join(sorted(reading.missing_numbers))} ({words})",
+                f"the passage does not say {_listed(carried.missing)} ({count})",
             )
-        if reading.share >= PARTIAL_SHARE:
-            return self._verdict(GroundingStatus.PARTIAL, reading.sentence, words)
-        return self._verdict(
-            GroundingStatus.UNCONFIRMED,
-            reading.sentence,
-            f"neither support nor conflict found ({words})",
-        )
+        if carried.apart:
+            return self._verdict(
+                GroundingStatus.UNCONFIRMED,
+                reading.sentence,
+                f"the passage says {_listed(carried.apart, 'and')} apart from the words the claim "
+                f"says {'it' if len(carried.apart) == 1 else 'them'} of ({count})",
+            )
+        return self._verdict(GroundingStatus.SUPPORTED, reading.sentence, count)
 
     def close(self) -> None:
         """Nothing to release: the local judge holds no connection."""

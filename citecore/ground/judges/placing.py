@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citecore.ground.judges.directions import along, on_one_scale
 from citecore.ground.judges.words import is_number, stem
@@ -47,8 +48,8 @@ def same_word(
         or lexicon.same_meaning(word, other)
         # A word one side uses as itself abbreviates nothing else there: once the claim says
         # "MSCs" as its source does, the source's "MSCs" is not also the claim's "microscopy".
-        or (not _uses(claim_words, other) and _abbreviates(other, claim_words, word))
-        or (not _uses(sentence_words, word) and _abbreviates(word, sentence_words, other))
+        or (not _uses(claim_words, other) and abbreviates(other, claim_words, word))
+        or (not _uses(sentence_words, word) and abbreviates(word, sentence_words, other))
     )
 
 
@@ -59,7 +60,12 @@ def _bare(short: str) -> str:
 
 def _uses(words: list[str], short: str) -> bool:
     """Whether the words use `short` itself, singular or plural."""
-    return any(_bare(word) == _bare(short) for word in words)
+    return _bare(short) in _bare_forms(tuple(words))
+
+
+@lru_cache(maxsize=4096)
+def _bare_forms(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(_bare(word) for word in words)
 
 
 def _spells(short: str, run: list[str]) -> bool:
@@ -98,20 +104,27 @@ def _spelled_runs(short: str, words: list[str]) -> Iterator[list[str]]:
                 yield run
 
 
-def _abbreviates(short: str, words: list[str], word: str | None = None) -> bool:
+def abbreviates(short: str, words: list[str], word: str | None = None) -> bool:
     """Whether `short` abbreviates a run of `words` (one that holds `word`, when given)."""
-    return any(word is None or word in run for run in _stands_for(short, words))
+    return any(word is None or word in run for run in _stands_for(short, tuple(words)))
 
 
 # An abbreviation as it is written: letters only, two capitals or more ("HSCs", "CBT", "CI").
 _WRITTEN_SHORT = re.compile(r"\b(?=[A-Za-z]*[A-Z][A-Za-z]*[A-Z])[A-Za-z]{2,7}\b")
 
 
-def _stands_for(short: str, words: list[str]) -> list[list[str]]:
+def written_short_forms(text: str) -> set[str]:
+    """The abbreviations a text writes ("HSCs", "CBT"), folded as tokens are."""
+    return {normalize(short) for short in _WRITTEN_SHORT.findall(text)}
+
+
+# Remembered: a judgment asks the same abbreviation of the same sentence for every word pair.
+@lru_cache(maxsize=16384)
+def _stands_for(short: str, words: tuple[str, ...]) -> list[list[str]]:
     """The runs of content words among `words` that an abbreviation stands for: the runs whose
     initials it is, when there are any ("MSCs" is "mesenchymal stem cells", then never
     "microscopy"), else the runs it spells ("IL" for "interleukin", "CDCA")."""
-    runs = [run for run in _spelled_runs(short, words) if not set(run) & _STOP_WORDS]
+    runs = [run for run in _spelled_runs(short, list(words)) if not set(run) & _STOP_WORDS]
     by_initials = [run for run in runs if _initials(short, run)]
     return by_initials or runs
 
@@ -131,7 +144,7 @@ def _initials_of(short: str, words: list[str]) -> list[str] | None:
     return next(
         (
             run
-            for run in _stands_for(short, words)
+            for run in _stands_for(short, tuple(words))
             if _initials(short, run) and not any(on_one_scale(word, word) for word in run)
         ),
         None,
@@ -203,6 +216,12 @@ def _names(claim: str) -> set[str]:
     return names
 
 
+def names(claim: str) -> set[str]:
+    """The names a claim gives ("TMEM27", "HPV", "Okazaki", "Transformer"), folded as tokens
+    are."""
+    return _names(claim)
+
+
 def unnamed(claim: str, passage: str) -> list[str]:
     """The names the claim gives that the passage never gives, in full or abbreviated: a
     reader cannot find support for a claim about "TMEM27" in a passage about "SVCT2"."""
@@ -214,8 +233,8 @@ def unnamed(claim: str, passage: str) -> list[str]:
         name
         for name in _names(claim)
         if name not in present
-        and not _abbreviates(name, stated)
-        and not any(_abbreviates(short, claim_words, name) for short in short_forms)
+        and not abbreviates(name, stated)
+        and not any(abbreviates(short, claim_words, name) for short in short_forms)
     )
 
 

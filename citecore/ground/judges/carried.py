@@ -1,0 +1,220 @@
+"""Which words of a claim a source sentence carries: the local judge's rule for support.
+
+A careful reader grants that a passage states a claim only when every word of the claim that
+carries content is there: the same word in another form ("reduces"/"reduction"), a word that
+means it (a WordNet synonym, or a kind of it: the source's "kinases" carries the claim's
+"enzymes", never the other way), an abbreviation of it or its spelled-out form, a number equal
+in value ("8" and "08", "1,000" and "1000", "two" and "2"). A word the sentence does not carry is
+named in the verdict's reason: a claim that changes one word of its source ("reduces" into
+"increases", "key" into "resistant") is never reassured by the words it kept.
+
+Words that say how the claim is reported rather than what it states ("a study found that …",
+"researchers report …") carry no content of their own and need no match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import pairwise
+
+from citecore.ground.judges.conflict import denies_alike
+from citecore.ground.judges.directions import along
+from citecore.ground.judges.placing import abbreviated_alike, abbreviates, written_short_forms
+from citecore.ground.judges.words import is_number, number_value, stem
+from citecore.ground.lexicon import Lexicon
+from citecore.ground.tokens import DENIALS, STOP_WORDS, tokens
+
+# How a claim is reported, not what it states (by stem, so every form counts): reporting verbs,
+# the reporters, hedges, and the signals that introduce a citation ("see", "cf."). A word of
+# this list changed in a counter-claim changes the report, not the finding.
+_REPORTING = frozenset(
+    stem(word)
+    for word in """study studies research researchers scientists authors investigators paper
+    article report reports reported finds found finding findings show shows showed shown
+    suggest suggests suggested demonstrate demonstrates demonstrated reveal reveals revealed
+    indicate indicates indicated according say says said note notes noted observe observes
+    observed evidence possibly potentially likely probably perhaps see cf""".split()
+)
+# Connectives: how a claim joins what it states ("rather than", "whereas"), not what it states;
+# the conflict rules read them.
+_CONNECTIVES = frozenset(
+    """rather instead unlike whereas although though however while thus therefore hence
+    moreover furthermore additionally respectively""".split()
+)
+_PIECES = re.compile(r"[^\W\d_]+|\d+(?:[.,]\d+)*")
+
+
+# Words the tokens' stop list leaves out that change what a claim states ("all patients",
+# "the most common", "only in children"): a claim that says them needs a source that does.
+_QUANTIFIERS = frozenset("all most each every both only more".split())
+# How far apart (in words) two words the claim puts side by side may stand in the source and
+# still be said of each other; a word the source carries only further from every word next to it
+# in the claim is said of something else there.
+REACH = 8
+
+
+def _pieces(token: str) -> list[str]:
+    """A word's runs of letters and of digits ("covid19": "covid", "19")."""
+    return [token] if is_number(token) else _PIECES.findall(token) or [token]
+
+
+def _form(piece: str) -> str:
+    """How a piece of a word is looked up: a number by its value, a word by its stem."""
+    return number_value(piece) if is_number(piece) else stem(piece)
+
+
+def claim_words(claim: str) -> list[str]:
+    """The words of a claim that carry content and must be carried by a passage that states it,
+    each once, in the claim's order (stop words, one-letter words and reporting words left out,
+    quantifiers kept; a negation of any form as "not", which any denial of the source carries)."""
+    found: dict[str, None] = {}
+    for token in tokens(claim):
+        denial = token in DENIALS or token.endswith("n't")
+        if not denial and (
+            (token in STOP_WORDS and token not in _QUANTIFIERS) or token in _CONNECTIVES
+        ):
+            continue
+        if denial:
+            found.setdefault("not", None)  # every negation is carried by any denial
+            continue
+        if is_number(token) or (len(token) > 1 and stem(token) not in _REPORTING):
+            found.setdefault(token, None)
+    return list(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """The claim's words a sentence carries, those it does not (in the claim's order), and those
+    it carries only apart from every word next to them in the claim."""
+
+    carried: tuple[str, ...]
+    missing: tuple[str, ...]
+    apart: tuple[str, ...] = ()
+
+    @property
+    def share(self) -> float:
+        """The share of the claim's words carried (1.0 for a claim without content words)."""
+        total = len(self.carried) + len(self.missing)
+        return len(self.carried) / total if total else 1.0
+
+
+class SentenceWords:
+    """One source sentence's words as the support rule compares them: each word's stem, and a
+    number's value, with the places (word positions) where the sentence says it."""
+
+    def __init__(self, sentence: str) -> None:
+        self.sentence = sentence
+        self.tokens = tokens(sentence)
+        self.places: dict[str, list[int]] = {}
+        content: dict[str, int] = {}
+        stops = STOP_WORDS - _QUANTIFIERS
+        for position, token in enumerate(self.tokens):
+            forms = {stem(token)} | {_form(p) for p in _pieces(token)}
+            for form in forms:
+                self.places.setdefault(form, []).append(position)
+            if token not in stops and not is_number(token) and len(token) > 1:
+                content.setdefault(token, position)
+        self.content = content
+        self.short_forms = written_short_forms(sentence)
+        # Where the sentence denies: a negation, or a word that denies ("unlikely", "absent").
+        self.denials = [i for i, t in enumerate(self.tokens) if t in DENIALS or t.endswith("n't")]
+
+
+# The authors speaking of their own work: "we trained on WMT 2014" says it of the Transformer
+# that the paper names.
+_FIRST_PERSON = frozenset("we our us".split())
+
+
+def carried_words(
+    claim: str,
+    words: Iterable[str],
+    sentence: SentenceWords,
+    lexicon: Lexicon,
+    subject: frozenset[str] = frozenset(),
+) -> Carried:
+    """Which of the claim's `words` (as `claim_words` gives them) the sentence carries: by
+    stem, by a number's value and unit (the word after it, where the claim gives one), by an
+    abbreviation either way round, or by a word the lexicon
+    knows as the claim's word or a kind of it (or a direction word of the same scale and way:
+    "decreased" for "declined"), or, in a sentence where the authors speak as "we", by a name
+    of the `subject` (the names of the claim that the source gives elsewhere: the work the
+    authors speak of); and which it carries only apart from the words
+    next to them in the claim (more than `REACH` words from each)."""
+    stated = abbreviated_alike(claim, sentence.sentence).stated
+    claim_tokens = tokens(claim)
+    claim_short = written_short_forms(claim)
+    units = _units(claim_tokens)
+    first_person = bool(_FIRST_PERSON & set(sentence.tokens))
+    places: dict[str, list[int] | None] = {}
+    for word in words:
+        if is_number(word):
+            found: list[int] | None = [
+                place
+                for place in sentence.places.get(number_value(word), [])
+                if word not in units or _unit_after(sentence.tokens, place) == units[word]
+            ]
+        else:
+            found = list(sentence.places.get(stem(word), []))
+            if word == "not":
+                # The claim's negations, each denied of the same words by the sentence.
+                found = sentence.denials if denies_alike(claim, sentence.sentence) else []
+            pieces = _pieces(word)
+            if not found and len(pieces) > 1 and all(_form(p) in sentence.places for p in pieces):
+                # "COVID-19" read as "covid19" is said by "COVID 19" too.
+                found = list(sentence.places[_form(pieces[0])])
+            found += [
+                p
+                for other, p in sentence.content.items()
+                if along(other, word) or lexicon.says(other, word)
+            ]
+            if not found and (
+                (first_person and word in subject)
+                or word in stated
+                or (word in claim_short and abbreviates(word, sentence.tokens))
+                or any(abbreviates(short, claim_tokens, word) for short in sentence.short_forms)
+            ):
+                found = None  # a name the authors' "we" stands for, or an abbreviation of a run
+                # of words: anywhere in the sentence will do
+        if found is None or found:
+            places[word] = found
+    carried = tuple(w for w in words if w in places)
+    missing = tuple(w for w in words if w not in places)
+    return Carried(carried, missing, _apart(carried, places))
+
+
+def _units(claim_tokens: list[str]) -> dict[str, str]:
+    """The unit each number of the claim is given in: the word right after it ("14 days", "78
+    percent"), by stem; a number followed by a stop word or another number has none."""
+    units: dict[str, str] = {}
+    for token, after in pairwise(claim_tokens):
+        if is_number(token) and after.isalpha() and after not in STOP_WORDS:
+            units.setdefault(token, stem(after))
+    return units
+
+
+def _unit_after(sentence_tokens: list[str], place: int) -> str:
+    """The stem of the word after the number at `place` ("" at the end)."""
+    return stem(sentence_tokens[place + 1]) if place + 1 < len(sentence_tokens) else ""
+
+
+def _apart(carried: tuple[str, ...], places: dict[str, list[int] | None]) -> tuple[str, ...]:
+    """The carried words that stand further than `REACH` from every place of the two carried
+    words on either side of them in the claim (claims of one carried word have no neighbours to
+    be apart from)."""
+    apart = []
+    for index, word in enumerate(carried):
+        neighbours = carried[max(0, index - 2) : index] + carried[index + 1 : index + 3]
+        mine = places[word]
+        if not neighbours or mine is None:
+            continue
+        near = False
+        for other in neighbours:
+            theirs = places[other]
+            if theirs is None or any(abs(a - b) <= REACH for a in mine for b in theirs):
+                near = True
+                break
+        if not near:
+            apart.append(word)
+    return tuple(apart)
