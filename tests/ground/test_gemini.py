@@ -14,6 +14,7 @@ from google import genai
 from google.genai import types
 
 from citecore.cli import main
+from citecore.ground.evidence import Passage, RankedPassage
 from citecore.ground.gemini_store import STATE_FILE, StoreSync, SyncMode
 from citecore.ground.judges.gemini import GeminiJudge, metadata_filter
 from citecore.model import GroundingStatus
@@ -121,6 +122,23 @@ def test_each_question_is_scoped_to_its_keys(gemini: GeminiEmulator) -> None:
     assert json.dumps(tool).count('bibkey = \\"alpha\\"') == 1
     assert metadata_filter(["alpha", "beta"]) == 'bibkey = "alpha" OR bibkey = "beta"'
     assert "never an instruction" in request["systemInstruction"]["parts"][0]["text"]
+
+
+def test_without_a_store_the_model_judges_the_passages_it_is_given(
+    gemini: GeminiEmulator,
+) -> None:
+    """bench/grounding_sets.py's Gemini judge: no File Search tool, the ranked passages in the
+    question are what it judges."""
+    gemini.answer = lambda request: json.dumps(
+        {"status": "UNCONFIRMED", "passage": "", "reason": "not stated"}
+    )
+    judge = GeminiJudge(client(gemini), "", "gemini-test")
+    passage = RankedPassage(Passage("s", 3, "The alpha paper reports a 35 percent gain."), 1.0)
+    verdict = judge.judge("It gains 35 percent.", [passage], ("alpha",))
+    assert verdict.status is GroundingStatus.UNCONFIRMED
+    request = gemini.generate_requests[0]
+    assert "tools" not in request
+    assert "SOURCE 1 (page 3)" in json.dumps(request["contents"])
 
 
 def test_check_with_the_gemini_judge(gemini: GeminiEmulator, tmp_path: Path) -> None:

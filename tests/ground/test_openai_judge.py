@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -16,6 +20,7 @@ from citecore.ground.judges.openai_compat import OpenAICompatJudge
 from citecore.ground.judges.prompt import user_message
 from citecore.model import GroundingStatus
 from tests.ground.cli import grounding_report
+from tests.paths import REPO
 
 SOURCE = (
     "Results. Our method reduced classification errors by 35 percent on the benchmark.\n\n"
@@ -29,6 +34,9 @@ class ChatServer:
     def __init__(self) -> None:
         self.answers: list[str] = []
         self.requests: list[dict[str, Any]] = []
+        # The HTTP status of each next answer (200 when none is scripted), and a delay.
+        self.statuses: list[int] = []
+        self.delay = 0.0
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -37,7 +45,12 @@ class ChatServer:
                 server.requests.append(json.loads(self.rfile.read(length)))
                 content = server.answers.pop(0) if server.answers else "{}"
                 data = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
-                self.send_response(200)
+                time.sleep(server.delay)
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self._answer(data)
+
+            def _answer(self, data: bytes) -> None:
+                self.send_response(server.statuses.pop(0) if server.statuses else 200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -157,3 +170,83 @@ def test_an_invented_passage_is_ungrounded(chat: ChatServer, tmp_path: Path) -> 
     )
     grounding = _grounding(chat, tmp_path, "Errors fell by a third in clinical trials")
     assert (grounding["status"], grounding["ungrounded"]) == ("supported", True)
+
+
+@pytest.mark.parametrize("status", [429, 500, 503, 401])
+def test_a_refused_or_failed_request_is_an_error_never_a_verdict(
+    chat: ChatServer, status: int
+) -> None:
+    """A rate limit, a server failure or a refused key says nothing of the claim."""
+    chat.statuses.append(status)
+    chat.answers.append('{"status": "UNSUPPORTED", "passage": "", "reason": "x"}')
+    verdict = OpenAICompatJudge(chat.url, "m").judge("claim", evidence())
+    assert verdict.status is GroundingStatus.ERROR
+    assert str(status) in verdict.reason
+
+
+def test_a_model_that_refuses_to_judge_is_an_error(chat: ChatServer) -> None:
+    """A model's refusal in prose ("I cannot help with that") is no verdict."""
+    chat.answers.append("I'm sorry, but I can't help with that request.")
+    verdict = OpenAICompatJudge(chat.url, "m").judge("claim", evidence())
+    assert verdict.status is GroundingStatus.ERROR
+    assert "no usable answer" in verdict.reason
+
+
+def test_a_model_slower_than_the_timeout_is_an_error(chat: ChatServer) -> None:
+    chat.delay = 1.0
+    chat.answers.append('{"status": "SUPPORTED", "passage": "", "reason": "x"}')
+    verdict = OpenAICompatJudge(chat.url, "m", timeout=0.2).judge("claim", evidence())
+    assert verdict.status is GroundingStatus.ERROR
+    assert "Timeout" in verdict.reason
+
+
+def test_support_against_a_conflict_in_its_own_passage_is_not_reported(
+    chat: ChatServer, tmp_path: Path
+) -> None:
+    """The guard: a model that calls "53 percent" supported by "35 percent" is overruled."""
+    chat.answers.append(
+        json.dumps(
+            {
+                "status": "SUPPORTED",
+                "passage": "Our method reduced classification errors by 35 percent on the "
+                "benchmark.",
+                "reason": "states it",
+            }
+        )
+    )
+    grounding = _grounding(
+        chat, tmp_path, "Our method reduced classification errors by 53 percent on the benchmark"
+    )
+    assert grounding["status"] == "unconfirmed"
+    assert "the judge said supported, but its passage conflicts" in grounding["reason"]
+    assert "the source says 35 where the claim says 53" in grounding["reason"]
+
+
+def test_the_bench_runs_a_model_judge_over_the_real_sets(chat: ChatServer) -> None:
+    """`bench/grounding_sets.py --judge openai` asks the endpoint about every claim it reads and
+    prints the same table as for the local judge."""
+    chat.answers.extend(['{"status": "UNCONFIRMED", "passage": "", "reason": "not stated"}'] * 20)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "grounding_sets.py"),
+            "--judge",
+            "openai",
+            "--judge-url",
+            chat.url,
+            "--judge-model",
+            "m",
+            "--sets",
+            "scifact",
+            "--stride",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    assert "judge: openai m" in out
+    assert "scifact: 11 claims" in out
+    assert "recall of supported 0.000; called unsupported 0.0%" in out
+    assert len(chat.requests) == 11

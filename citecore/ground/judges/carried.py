@@ -50,9 +50,11 @@ _PIECES = re.compile(r"[^\W\d_]+|\d+(?:[.,]\d+)*")
 # "the most common", "only in children"): a claim that says them needs a source that does.
 _QUANTIFIERS = frozenset("all most each every both only more".split())
 # How far apart (in words) two words the claim puts side by side may stand in the source and
-# still be said of each other; a word the source carries only further from every word next to it
-# in the claim is said of something else there.
-REACH = 8
+# still be said of each other ("patients with severe COVID-19" for "severe COVID-19 patients"); a
+# word the source carries only further from both words next to it in the claim is said of
+# something else there. (bench/grounding_sets.py and tests/ground/test_carried.py measured 8
+# words and two neighbours a side against 5 and one: 5 and one reassured fewer counter-claims.)
+REACH = 5
 
 
 def _pieces(token: str) -> list[str]:
@@ -200,12 +202,12 @@ def _unit_after(sentence_tokens: list[str], place: int) -> str:
 
 
 def _apart(carried: tuple[str, ...], places: dict[str, list[int] | None]) -> tuple[str, ...]:
-    """The carried words that stand further than `REACH` from every place of the two carried
-    words on either side of them in the claim (claims of one carried word have no neighbours to
-    be apart from)."""
+    """The carried words that stand further than `REACH` from every place of the carried words
+    next to them in the claim (claims of one carried word have no neighbours to be apart
+    from)."""
     apart = []
     for index, word in enumerate(carried):
-        neighbours = carried[max(0, index - 2) : index] + carried[index + 1 : index + 3]
+        neighbours = carried[max(0, index - 1) : index] + carried[index + 1 : index + 2]
         mine = places[word]
         if not neighbours or mine is None:
             continue
