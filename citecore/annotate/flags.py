@@ -3,6 +3,7 @@ its source supports it on."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -97,11 +98,15 @@ def _grounding_line(result: CitationResult) -> str:
         return f"supported{page} ({result.judge})"
     if result.status is GroundingStatus.UNCONFIRMED:
         closest = f"; the closest passage is on p. {result.page}" if result.page else ""
-        return (
-            f"unconfirmed: the judge ({result.judge}) found this claim neither supported nor "
-            f"contradicted by the source{closest}: check it against the source"
-        )
+        # Why, in the judge's words: which words of the claim the source does not carry.
+        why = _JUDGE_PREFIX.sub("", result.reason) or "neither support nor conflict found"
+        return f"unconfirmed ({result.judge}): {why}{closest}: check it against the source"
     return ""
+
+
+# "lexical judge: " / "lexical judge (rules only: …): " before a local judge's reason: the note
+# names the judge already.
+_JUDGE_PREFIX = re.compile(r"^lexical judge(?: \([^)]*\))?: ")
 
 
 def _where_shown(flagged: list[tuple[CiteGroup, Flag]]) -> list[tuple[CiteGroup, Flag]]:

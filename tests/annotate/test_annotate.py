@@ -181,12 +181,17 @@ def test_an_ungrounded_or_partial_verdict_is_no_support_note() -> None:
 
 
 def test_an_unconfirmed_claim_is_marked_lightly_with_what_to_do() -> None:
-    unconfirmed = {5: CitationResult(GroundingStatus.UNCONFIRMED, "local", page=3)}
+    """The margin note says which words the source does not carry, where to look, and what to
+    do."""
+    reason = "lexical judge: the passage does not say 'resistant' (4/5 words of the claim)"
+    unconfirmed = {5: CitationResult(GroundingStatus.UNCONFIRMED, "local", page=3, reason=reason)}
     [(group, flag)] = flags_for(_check((), unconfirmed))
     assert [c.key for c in group.citations] == ["grounded"]
     assert flag.tone == "unconfirmed" and flag.severity is Severity.INFO
-    assert flag.lines[0].startswith("unconfirmed: the judge (local) found this claim neither")
-    assert "the closest passage is on p. 3" in flag.lines[0]
+    assert flag.lines[0] == (
+        "unconfirmed (local): the passage does not say 'resistant' (4/5 words of the claim); "
+        "the closest passage is on p. 3: check it against the source"
+    )
 
 
 def test_a_problem_of_one_citation_is_not_shown_on_a_clean_one_of_the_same_key(
