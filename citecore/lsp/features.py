@@ -103,15 +103,24 @@ def diagnostics(analysis: Analysis, texts: dict[Path, str]) -> dict[Path, list[t
 
 
 def _grounding_diagnostics(analysis: Analysis) -> list[types.Diagnostic]:
-    """A claim its source does not support, or whose support is not proved, on its citation."""
+    """A claim its source does not support (with the page of the conflicting words), whose
+    support is not proved, or that the judge left unconfirmed (information, naming the words
+    the source does not carry), on its citation."""
     shown = []
     for (line, key), result in analysis.grounding.items():
+        page = f" (p. {result.page})" if result.page else ""
+        severity = types.DiagnosticSeverity.Warning
         if result.status is GroundingStatus.UNSUPPORTED:
-            message = f"{key}: the cited source does not support this claim: {result.reason}"
+            message = f"{key}: the cited source does not support this claim{page}: {result.reason}"
             code = FindingKind.UNSUPPORTED.value
         elif result.ungrounded:
             message = f"{key}: the supporting passage was not found in the source's text"
             code = FindingKind.UNGROUNDED.value
+        elif result.status is GroundingStatus.UNCONFIRMED:
+            # Information: which words of the claim the source does not carry.
+            message = f"{key}: unconfirmed, the closest passage{page}: {result.reason}"
+            code = FindingKind.UNCONFIRMED.value
+            severity = types.DiagnosticSeverity.Information
         else:
             continue
         for cited in analysis.citations:
@@ -123,7 +132,7 @@ def _grounding_diagnostics(analysis: Analysis) -> list[types.Diagnostic]:
                     types.Diagnostic(
                         range=lsp_range(cited.citation_span),
                         message=message,
-                        severity=types.DiagnosticSeverity.Warning,
+                        severity=severity,
                         code=code,
                         source="citecheck",
                     )

@@ -661,3 +661,32 @@ def test_an_abbreviation_is_read_as_the_words_it_stands_for(
 ) -> None:
     alike = abbreviated_alike(claim, sentence)
     assert (alike.claim, alike.sentence) == (read_as or (claim, sentence))
+
+
+def test_a_narrative_citation_is_a_claim_too(tmp_path: Path) -> None:
+    """ "see @key", "As @key shows", a list item, a figure caption and a table cell are each
+    grounded against the sentence they stand in; a changed word in any of them is caught."""
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "h5py.txt").write_text(
+        "The h5py package is a Pythonic interface to the HDF5 binary data format. HDF5 files "
+        "store large numerical arrays in datasets, and h5py writes and reads HDF5 files through "
+        "the HDF5 library."
+    )
+    (tmp_path / "refs.bib").write_text("@misc{h5py, title = {h5py}}\n")
+    (tmp_path / "paper.md").write_text(
+        "---\nbibliography: refs.bib\n---\n\n"
+        "For reading and writing HDF5 files through the h5py interface, see @h5py.\n\n"
+        "As @h5py shows, HDF5 files store large numerical arrays.\n\n"
+        "- HDF5 files store large numerical arrays [@h5py].\n\n"
+        "![HDF5 files store small numerical arrays [@h5py].](figure.png)\n\n"
+        "| format | note |\n|---|---|\n| HDF5 | files store numerical arrays [@h5py] |\n"
+    )
+    report = grounding_report(tmp_path / "paper.md", tmp_path / "sources")
+    statuses = [(c["line"], c["grounding"]["status"]) for c in report["citations"]]
+    assert statuses == [
+        (5, "supported"),
+        (7, "supported"),
+        (9, "supported"),
+        (11, "unsupported"),  # "small" where the source says "large"
+        (15, "supported"),
+    ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
+from lsprotocol.types import DiagnosticSeverity
 
 from citecore.extract.latex_root import main_files_for
 from citecore.lsp.analysis import Analysis, analyse_bibliography
@@ -98,15 +99,25 @@ def test_every_kind_of_finding_has_a_title_and_help_a_writer_can_act_on() -> Non
 def test_unsupported_and_unproved_claims_are_diagnostics_on_their_citations() -> None:
     from citecore.lsp.features import diagnostics
 
-    text = "One claim [@k].\nAnother claim @k.\nA third [@k].\n"
+    text = "One claim [@k].\nAnother claim @k.\nA third [@k].\nA fourth [@k].\n"
     grounding = {
-        (0, "k"): CitationResult(GroundingStatus.UNSUPPORTED, "local", reason="says otherwise"),
+        (0, "k"): CitationResult(
+            GroundingStatus.UNSUPPORTED, "local", page=7, reason="says otherwise"
+        ),
         (1, "k"): CitationResult(GroundingStatus.SUPPORTED, "local", ungrounded=True),
         (2, "k"): CitationResult(GroundingStatus.SUPPORTED, "local", page=3, passage="p"),
+        (3, "k"): CitationResult(
+            GroundingStatus.UNCONFIRMED,
+            "local",
+            page=2,
+            reason="lexical judge: the passage does not say 'fourth'",
+        ),
     }
     shown = diagnostics(_analysis(text, grounding), {})[Path("p.md")]
-    assert [(d.code, d.range.start.line, d.range.start.character) for d in shown] == [
-        ("unsupported", 0, 10),
-        ("ungrounded", 1, 14),
+    assert [(d.code, d.range.start.line, d.range.start.character, d.severity) for d in shown] == [
+        ("unsupported", 0, 10, DiagnosticSeverity.Warning),
+        ("ungrounded", 1, 14, DiagnosticSeverity.Warning),
+        ("unconfirmed", 3, 9, DiagnosticSeverity.Information),
     ]
-    assert "says otherwise" in shown[0].message
+    assert "(p. 7): says otherwise" in shown[0].message
+    assert "the passage does not say 'fourth'" in shown[2].message

@@ -21,7 +21,12 @@ from itertools import pairwise
 
 from citecore.ground.judges.conflict import denies_alike
 from citecore.ground.judges.directions import along
-from citecore.ground.judges.placing import abbreviated_alike, abbreviates, written_short_forms
+from citecore.ground.judges.placing import (
+    SIGNALS,
+    abbreviated_alike,
+    abbreviates,
+    written_short_forms,
+)
 from citecore.ground.judges.words import is_number, number_value, stem
 from citecore.ground.lexicon import Lexicon
 from citecore.ground.tokens import DENIALS, STOP_WORDS, tokens
@@ -35,8 +40,8 @@ _REPORTING = frozenset(
     article report reports reported finds found finding findings show shows showed shown
     suggest suggests suggested demonstrate demonstrates demonstrated reveal reveals revealed
     indicate indicates indicated according say says said note notes noted observe observes
-    observed evidence possibly potentially likely probably perhaps see cf""".split()
-)
+    observed evidence possibly potentially likely probably perhaps""".split()
+) | frozenset(stem(word) for word in SIGNALS)
 # Connectives: how a claim joins what it states ("rather than", "whereas"), not what it states;
 # the conflict rules read them.
 _CONNECTIVES = frozenset(

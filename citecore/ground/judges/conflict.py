@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from citecore.ground.judges.directions import direction_conflict, direction_doubt, opposed
-from citecore.ground.judges.placing import DISCOURSE, displaced, same_word
+from citecore.ground.judges.placing import DISCOURSE, SIGNALS, displaced, same_word
 from citecore.ground.judges.words import is_number, number_value, quote, stem
 from citecore.ground.lexicon import Lexicon
 from citecore.ground.tokens import DENIALS, NEGATIONS, content_tokens, named_entities, tokens
@@ -160,7 +160,7 @@ def _substituted(slot: _Slot, lexicon: Lexicon) -> str:
     sentence in its place none of which the lexicon knows as meaning the same (a synonym, a
     word one step more general or specific, a direction word of the same scale and way) or
     abbreviates: "" when the slot is only wording."""
-    content = set(content_tokens(" ".join(slot.claimed)))
+    content = set(content_tokens(" ".join(slot.claimed))) - SIGNALS
     # A sentence word the claim uses elsewhere still stands in this word's place ("The LTR
     # pixel performs" against "The LTR model performs", "model" being in the claim later on).
     stated = [w for w in content_tokens(" ".join(slot.stated)) if w not in DISCOURSE]

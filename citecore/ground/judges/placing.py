@@ -25,6 +25,11 @@ DISCOURSE = frozenset(
 )
 
 
+# The signals that introduce a citation ("see @key", "cf. @key"): they point to the source, and
+# nothing of the source stands in their place.
+SIGNALS = frozenset("see cf compare".split())
+
+
 # Prepositions that the tokens' stop list leaves in: they relate words, never stand for one.
 _PREPOSITIONS = frozenset(
     """during after before among between within across against versus vs upon without under
@@ -246,7 +251,7 @@ def displaced(claim: str, sentence: str, lexicon: Lexicon) -> str:
     claim_words, sentence_words = tokens(claim), tokens(sentence)
     sentence_stems = {stem(t) for t in sentence_words}
     claim_stems = {stem(t) for t in claim_words}
-    content = set(content_tokens(claim))
+    content = set(content_tokens(claim)) - SIGNALS
     stated_content = set(content_tokens(sentence))
     for index, word in enumerate(claim_words):
         if word not in content or is_number(word) or stem(word) in sentence_stems:
