@@ -103,6 +103,7 @@ bench: install install-tex install-r
 	$(PYTHON) bench/chaos.py
 	$(PYTHON) bench/kill_resume.py
 	CITECHECK_OFFLINE=1 $(PYTHON) bench/grounding_run.py
+	$(PYTHON) bench/grounding_sets.py
 	$(PYTHON) bench/reflist_styles.py
 	$(PYTHON) bench/reflist_layouts.py --examples 1000
 	$(PYTHON) bench/screen_scale.py --records 1000000 --submissions 500
