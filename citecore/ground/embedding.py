@@ -11,6 +11,7 @@ is not reused. (docs/grounding.md compares the packages that carry their weights
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 from functools import cache
 from pathlib import Path
@@ -83,3 +84,11 @@ def _load_wordllama() -> WordLlamaEmbedder | None:
 def sentence_embedder() -> SentenceEmbedder | None:
     """The embedder of this installation, loaded once; None where there is none."""
     return _load_wordllama()
+
+
+def ranking_name() -> str:
+    """The name of the passage ranking this installation gives, without loading the embedder
+    (for cache keys): "bm25", or "bm25+" and the embedder's name."""
+    if importlib.util.find_spec("wordllama") is None:
+        return "bm25"
+    return f"bm25+{WordLlamaEmbedder.name}"

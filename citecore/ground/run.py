@@ -20,7 +20,7 @@ from citecore.cache import Cache, content_key
 from citecore.errors import InputError
 from citecore.fetch.local import source_records
 from citecore.ground.align import AlignedSource
-from citecore.ground.embedding import SentenceEmbedder, sentence_embedder
+from citecore.ground.embedding import ranking_name, sentence_embedder
 from citecore.ground.evidence import EvidenceIndex, Passage, RankedPassage, passages
 from citecore.ground.judges import Judge, JudgeVerdict
 from citecore.ground.judges.guard import guarded
@@ -51,7 +51,9 @@ class _Sources:
     (a source cited by many sentences is cut and embedded once)."""
 
     cache: Cache | None
-    embedder: SentenceEmbedder | None = None
+    # The ranking's name is known without loading the embedder: a rebuild whose judgments are
+    # all cached never loads it.
+    ranking: str = field(default_factory=ranking_name)
     texts: dict[Path, SourceText | None] = field(default_factory=dict)
     problems: dict[Path, str] = field(default_factory=dict)
     aligners: dict[str, AlignedSource] = field(default_factory=dict)
@@ -69,22 +71,19 @@ class _Sources:
 
     def index(self, texts: Sequence[SourceText]) -> EvidenceIndex:
         """The evidence index over the passages of `texts`, pooled."""
+        embedder = sentence_embedder() if self.ranking != "bm25" else None
         for source in texts:
             if source.sha256 not in self.cut:
                 found = passages(source)
-                vectors = (
-                    self.embedder.embed([p.text for p in found])
-                    if self.embedder is not None and found
-                    else None
-                )
+                vectors = embedder.embed([p.text for p in found]) if embedder and found else None
                 self.cut[source.sha256] = (found, vectors)
         pooled = [p for t in texts for p in self.cut[t.sha256][0]]
-        if self.embedder is None or not pooled:
+        if embedder is None or not pooled:
             return EvidenceIndex(pooled)
         import numpy as np  # start-up: only a run with an embedder stacks vectors
 
         vectors = np.vstack([self.cut[t.sha256][1] for t in texts if self.cut[t.sha256][0]])
-        return EvidenceIndex(pooled, self.embedder, vectors)
+        return EvidenceIndex(pooled, embedder, vectors)
 
     def aligner(self, source: SourceText) -> AlignedSource:
         if source.sha256 not in self.aligners:
@@ -136,7 +135,7 @@ def ground_citations(
             bibliography_dirs,
             sources_dir,
         )
-    state = _Sources(cache, sentence_embedder())
+    state = _Sources(cache)
     results: dict[int, CitationResult] = {}
     questions: list[Question] = []
     origins: dict[int, str] = {}
@@ -164,13 +163,14 @@ def ground_citations(
                 source=origins[index],
             )
             continue
-        question = _question(index, citation, state.index(texts), tuple(texts), judge)
-        stored = cache.get("grounding", question.cache_key) if cache is not None else None
+        cache_key = _cache_key(citation, texts, judge, state.ranking)
+        stored = cache.get("grounding", cache_key) if cache is not None else None
         if stored is not None:
             cached = record_from_data(CitationResult, json.loads(stored))
             results[index] = replace(cached, source=origins[index])
         else:
-            questions.append(question)
+            # Only a question to ask cuts, embeds and ranks its sources' passages.
+            questions.append(_question(index, citation, state.index(texts), texts, cache_key))
     if plan.limit is not None:
         questions = questions[: plan.limit]
     if plan.dry_run:
@@ -190,26 +190,30 @@ def ground_citations(
     return results
 
 
+def _cache_key(citation: Citation, texts: Sequence[SourceText], judge: Judge, ranking: str) -> str:
+    """What a judgment is cached under: everything that decides it."""
+    return content_key(
+        PROMPT_VERSION,
+        judge.name,
+        judge.model,
+        ranking,
+        claim_text(citation),
+        str(citation.signal is not None),
+        *sorted(t.sha256 for t in texts),
+    )
+
+
 def _question(
     index: int,
     citation: Citation,
     evidence_index: EvidenceIndex,
-    texts: tuple[SourceText, ...],
-    judge: Judge,
+    texts: Sequence[SourceText],
+    cache_key: str,
 ) -> Question:
     claim = claim_text(citation)
-    cache_key = content_key(
-        PROMPT_VERSION,
-        judge.name,
-        judge.model,
-        evidence_index.ranking,
-        claim,
-        str(citation.signal is not None),
-        *sorted(t.sha256 for t in texts),
-    )
     evidence = evidence_index.rank(claim)
     keys = (citation.key, *citation.cited_with)
-    return Question(index, citation, claim, tuple(evidence), keys, texts, cache_key)
+    return Question(index, citation, claim, tuple(evidence), keys, tuple(texts), cache_key)
 
 
 def _ask(judge: Judge, questions: list[Question], sequential: bool) -> list[JudgeVerdict]:

@@ -163,3 +163,26 @@ def test_errors_are_not_cached(bibliography: Bibliography, tmp_path: Path) -> No
         retried = RecordingJudge()
         ground_citations(citations, bibliography, retried, cache=cache)
         assert len(retried.asked) == 1
+
+
+def test_a_rebuild_from_the_cache_neither_cuts_nor_embeds_a_source(
+    bibliography: Bibliography, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unchanged document's judgments all come from the cache: no passage is cut, ranked or
+    embedded, and the embedder is not even loaded."""
+    import citecore.ground.run as run
+
+    citations = [_cite("a", "Residual functions help [@a].")]
+    with Cache(tmp_path / "c.sqlite3") as cache:
+        ground_citations(citations, bibliography, RecordingJudge(), cache=cache)
+
+        def refuse(*args: object) -> None:
+            raise AssertionError("a cached judgment needs no passages")
+
+        monkeypatch.setattr(run, "passages", refuse)
+        monkeypatch.setattr(run, "sentence_embedder", refuse)
+        again = RecordingJudge()
+        assert ground_citations(citations, bibliography, again, cache=cache)[0].status is (
+            GroundingStatus.SUPPORTED
+        )
+        assert again.asked == []
