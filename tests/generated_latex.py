@@ -153,6 +153,13 @@ def construct(draw: st.DrawFn, family: str) -> str:
         "\\begin{{comment}}\n{c}\n\\end{{comment}}\n{w}.",
         "{w} \\verb|{c}| and {c}.",
         "\\iffalse {c} \\fi {w}.",
+        # TeX skips to the matching \fi, counting the conditionals it passes.
+        "\\iffalse {c} \\iffalse {c} \\fi {c} \\fi {w}.",
+        "\\iftrue {c} \\else {c} \\fi {w}.",
+        "\\iffalse {w} \\else {c} \\fi {w}.",
+        "\\newif\\ifdrafting\\draftingtrue\\ifdrafting {c}\\else {w} {c}\\fi.",
+        "\\newif\\ifdrafting\\ifdrafting {c}\\else {w}\\fi.",
+        "\\iffalse \\ifthenelse{{1=1}}{{{c}}}{{}} {c} \\fi {w}.",
         "{w} \\href{{https://example.org/a_b%20c}}{{the site}} {c}.",
         "{w} \\href{{https://example.org}}{{{c}}}.",
         "{w} \\url{{https://example.org/%7Ex}} {c}.",

@@ -19,7 +19,8 @@ for (name in args[-(1:2)]) {
   assign(name, structure(FALSE, class = "citecheck_unrun"), envir = globalenv())
 }
 knitr::opts_chunk$set(eval = FALSE, python.reticulate = FALSE)
-knitr::opts_hooks$set(eval = function(options) { options$eval <- FALSE; options })
+knitr::opts_hooks$set(eval = function(options) { options$eval <- FALSE; options },
+                      cache = function(options) { options$cache <- FALSE; options })
 knitr::render_markdown()
 knitr::opts_knit$set(out.format = "markdown")
 knitr::knit_hooks$set(evaluate.inline = function(code, envir) "")
@@ -42,12 +43,14 @@ def have_knitr() -> bool:
 
 
 def knit(text: str, folder: Path) -> str:
-    """The Markdown knitr writes for an R Markdown/Quarto text (run in `folder`, the
-    document's own, for child documents). A chunk option that names an object the unrun code
-    would have made (`eval = run`, `eval = run$figures`) gets it as FALSE (its fields too):
-    without it knitr can read no further."""
+    """The Markdown knitr writes for an R Markdown/Quarto text (run in a copy of `folder`, the
+    document's own, for child documents: knitr writes `cache/` and figure folders where it runs,
+    and the corpus is read-only). A chunk option that names an object the unrun code would have
+    made (`eval = run`, `eval = run$figures`) gets it as FALSE (its fields too): without it
+    knitr can read no further."""
     missing: list[str] = []
-    with TemporaryDirectory() as work:
+    with TemporaryDirectory() as work, TemporaryDirectory() as copy:
+        folder = Path(shutil.copytree(folder, Path(copy, folder.name), symlinks=True))
         source, output = Path(work, "in.Rmd"), Path(work, "out.md")
         source.write_text(text, encoding="utf-8")
         for _ in range(10):

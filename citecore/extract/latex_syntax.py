@@ -1,9 +1,12 @@
 """The syntax every LaTeX reader here shares: what LaTeX does not read (comments, verbatim,
-`\\iffalse`) blanked in place, and balanced groups read as TeX reads an argument."""
+TeX's skipped conditional branches) blanked in place, and balanced groups read as TeX reads an
+argument."""
 
 from __future__ import annotations
 
 import re
+
+from citecore.extract.latex_conditionals import mask_conditionals
 
 
 def blank(text: str, start: int, end: int) -> str:
@@ -18,7 +21,6 @@ def blank(text: str, start: int, end: int) -> str:
 _IGNORED = re.compile(
     r"(?P<skip>\\(?:url|path|href)\s*\{[^{}\n]*\}|\\[^A-Za-z])"
     r"|(?P<comment>%[^\n]*)"
-    r"|(?P<iffalse>\\iffalse\b.*?\\fi\b)"
     r"|(?P<environment>\\begin\s*\{(?P<name>comment|verbatim\*?|Verbatim\*?|lstlisting|minted)\}"
     r".*?\\end\s*\{(?P=name)\})"
     r"|(?P<verb>\\verb\*?(?P<delimiter>[^A-Za-z\s*])[^\n]*?(?P=delimiter))",
@@ -27,9 +29,10 @@ _IGNORED = re.compile(
 
 
 def mask_ignored(text: str) -> str:
-    """Blank out what LaTeX does not read: comments, `\\iffalse … \\fi`, `comment` and
-    verbatim environments, `\\verb`. Positions and line numbers are kept; linear in the length
-    of the text, whatever it holds."""
+    """Blank out what LaTeX does not read: comments, `comment` and verbatim environments,
+    `\\verb`, then the branches of conditionals TeX skips (`\\iffalse … \\fi`, nested ones
+    counted, `\\newif` switches followed: `latex_conditionals`). Positions and line numbers are
+    kept; linear in the length of the text, whatever it holds."""
     pieces, cursor = [], 0
     for match in _IGNORED.finditer(text):
         if match.group("skip") is not None:
@@ -38,7 +41,7 @@ def mask_ignored(text: str) -> str:
         pieces.append(re.sub(r"[^\n]", " ", match.group()))
         cursor = match.end()
     pieces.append(text[cursor:])
-    return "".join(pieces)
+    return mask_conditionals("".join(pieces))
 
 
 def balanced_group(text: str, start: int, opening: str, closing: str) -> tuple[str, int] | None:

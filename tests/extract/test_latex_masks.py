@@ -60,6 +60,19 @@ def test_masking_never_makes_a_citation(text: str) -> None:
         ("\\begin{verbatim}\\cite{gone} %\\end{verbatim} \\cite{k}", ["k"]),
         ("% \\begin{comment}\n\\cite{k}", ["k"]),  # a commented-out \begin opens nothing
         ("\\iffalse \\cite{gone} \\fi \\cite{k}", ["k"]),
+        # TeX skips to the matching \fi (a real SIGCOMM paper cited 4 keys LaTeX never read).
+        ("\\iffalse \\iffalse \\cite{a} \\fi \\cite{b} \\fi \\cite{k}", ["k"]),
+        ("\\iftrue \\cite{k} \\else \\cite{gone} \\fi", ["k"]),
+        ("\\iffalse \\cite{gone} \\else \\cite{k} \\fi", ["k"]),
+        # \newif switches: false until set, followed in reading order.
+        ("\\newif\\ifdraft \\ifdraft \\cite{gone} \\else \\cite{k} \\fi", ["k"]),
+        ("\\newif\\ifdraft \\drafttrue \\ifdraft \\cite{k} \\else \\cite{gone} \\fi", ["k"]),
+        # What TeX computes is read on both branches; a macro named if… is no conditional.
+        ("\\ifx\\a\\b \\cite{k} \\else \\cite{j} \\fi", ["k", "j"]),
+        ("\\iffalse \\ifthenelse{1=1}{\\cite{gone}}{} \\fi \\cite{k}", ["k"]),
+        # A \fi in a comment is no \fi; an \iffalse never closed skips to the end.
+        ("\\iffalse % \\fi\n \\cite{gone} \\fi \\cite{k}", ["k"]),
+        ("\\cite{k} \\iffalse \\cite{gone}", ["k"]),
         ("\\verb|\\cite{gone}| \\cite{k}", ["k"]),
         ("\\\\% a comment after a line break \\cite{gone}\n\\cite{k}", ["k"]),
     ],

@@ -1,0 +1,106 @@
+"""TeX's conditionals, read as TeX reads them: the branch TeX skips is blanked.
+
+`\\iffalse … \\fi` skips to the *matching* `\\fi`: TeX counts every conditional it passes while
+skipping (`\\if…` primitives and the conditionals `\\newif` makes), so that
+
+    \\iffalse A \\iffalse B \\fi C \\fi D
+
+reads only D. `\\iftrue` skips its `\\else` branch. A conditional made by `\\newif\\ifdraft` is
+false until `\\drafttrue` is read, and follows `\\drafttrue`/`\\draftfalse` in reading order. A
+conditional whose value depends on what TeX computes (`\\ifx`, `\\ifdefined`, `\\ifnum`, …) is
+read on both branches, as before: either may be the one TeX reads. A macro whose name starts with
+"if" but is no conditional (`\\ifthenelse{…}{…}{…}`, babel's `\\iflanguage`) is not counted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# TeX's and e-TeX/pdfTeX's conditional primitives, and the switches the engine-test packages
+# define with \newif or \let (iftex, ifpdf, ifxetex, ifluatex): each is matched by a \fi.
+_PRIMITIVES = frozenset(
+    """if ifcat ifnum ifdim ifodd ifvmode ifhmode ifmmode ifinner ifvoid ifhbox ifvbox ifx
+    ifeof iftrue iffalse ifcase ifdefined ifcsname iffontchar ifincsname ifpdfprimitive
+    ifpdfabsnum ifpdfabsdim ifabsnum ifabsdim ifprimitive ifpdf ifxetex ifluatex ifpdftex
+    iftutex ifvtex ifptex ifuptex ifetex""".split()
+)
+_CONTROL = re.compile(r"\\(newif\s*\\(?P<declared>if[A-Za-z@]+)|(?P<word>[A-Za-z@]+))")
+
+
+@dataclass
+class _Frame:
+    """One open conditional: its value (None when TeX computes it), whether its current branch
+    is skipped, and whether it was met inside skipped text (then it only counts, so that the
+    right \\fi ends the skipping)."""
+
+    value: bool | None
+    skipped: bool = False
+    counted: bool = False
+
+
+def _skipping(frames: list[_Frame]) -> bool:
+    return any(frame.skipped for frame in frames if not frame.counted)
+
+
+def mask_conditionals(text: str) -> str:
+    """`text` with the branches TeX skips blanked (newlines kept, so positions stay). Comments
+    and verbatim must be blanked already: a `\\fi` in a comment is no `\\fi`."""
+    flags: dict[str, bool] = {}  # \newif conditionals by name ("draft" of \ifdraft)
+    frames: list[_Frame] = []
+    skip_from = 0
+    spans: list[tuple[int, int]] = []
+    for match in _CONTROL.finditer(text):
+        declared, word = match.group("declared"), match.group("word")
+        was = _skipping(frames)
+        if declared is not None:
+            if not was:
+                flags[declared[2:]] = False
+            continue
+        if word.startswith("if") and (word in _PRIMITIVES or word[2:] in flags):
+            if was:
+                frames.append(_Frame(None, counted=True))
+            else:
+                value = _value(word, flags)
+                frames.append(_Frame(value, skipped=value is False))
+        elif word == "else" and frames and not frames[-1].counted:
+            if frames[-1].value is not None:
+                frames[-1].skipped = not frames[-1].skipped
+        elif word == "fi" and frames:
+            frames.pop()
+        elif not was and word.endswith(("true", "false")):
+            name = word.removesuffix("true").removesuffix("false")
+            if name in flags:
+                flags[name] = word.endswith("true")
+            continue
+        else:
+            continue
+        now = _skipping(frames)
+        if now and not was:
+            skip_from = match.start()
+        elif was and not now:
+            spans.append((skip_from, match.end()))
+    if _skipping(frames):  # a skipped branch never closed: TeX skips to the end
+        spans.append((skip_from, len(text)))
+    return _blanked(text, spans)
+
+
+def _value(word: str, flags: dict[str, bool]) -> bool | None:
+    """What a conditional is when TeX meets it, where it can be known without running TeX."""
+    if word == "iftrue":
+        return True
+    if word == "iffalse":
+        return False
+    if word[2:] in flags and word not in _PRIMITIVES:
+        return flags[word[2:]]
+    return None
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    pieces, cursor = [], 0
+    for start, end in spans:
+        pieces.append(text[cursor:start])
+        pieces.append(re.sub(r"[^\n]", " ", text[start:end]))
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
