@@ -11,14 +11,24 @@ from pathlib import Path
 _CITATION = re.compile(r"\\citation\{([^}]*)\}")
 _INPUT = re.compile(r"\\@input\{([^}]*)\}")
 _BCF = "{https://sourceforge.net/projects/biblatex}"
-# biblatex with `backend=bibtex` cites its own control entry in the .aux (blx-bibtex.def):
-# nobody's citation.
-_BIBLATEX_CONTROL = "biblatex-control"
+# Keys a class or package writes to the .aux for itself, nobody's citation: biblatex's control
+# entry with `backend=bibtex` (blx-bibtex.def); REVTeX's control entries (`REVTEX42Control` and
+# the journal's, `aip41Control`) and the bibliography notes it makes of footnotes (`Note1`, …);
+# IEEEtran's control entry (`\\bstctlcite{IEEEexample:BSTcontrol}`).
+_GENERATED = re.compile(
+    r"^(?:biblatex-control|[A-Za-z]+\d{2}Control|Note\d+|IEEEexample:BSTcontrol)$"
+)
+
+
+def class_generated(key: str) -> bool:
+    """Whether a key in the .aux is one a class or package wrote for itself (a control entry,
+    REVTeX's footnote notes), not a writer's citation."""
+    return bool(_GENERATED.match(key))
 
 
 def aux_keys(path: Path) -> set[str]:
     """Keys of every `\\citation` in an .aux file and the .aux files it `\\@input`s (`*` kept:
-    it is `\\nocite{*}`; biblatex's own control entry left out)."""
+    it is `\\nocite{*}`; the keys classes write for themselves left out: `class_generated`)."""
     keys: set[str] = set()
     seen: set[Path] = set()
     pending = [path]
@@ -29,8 +39,11 @@ def aux_keys(path: Path) -> set[str]:
         seen.add(current)
         text = current.read_text(encoding="utf-8", errors="replace")
         for match in _CITATION.finditer(text):
-            keys.update(k.strip() for k in match.group(1).split(",") if k.strip())
-        keys.discard(_BIBLATEX_CONTROL)
+            keys.update(
+                k.strip()
+                for k in match.group(1).split(",")
+                if k.strip() and not class_generated(k.strip())
+            )
         pending.extend(current.parent / name for name in _INPUT.findall(text))
     return keys
 

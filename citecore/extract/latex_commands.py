@@ -1,8 +1,11 @@
-"""The citation commands of natbib and biblatex, and how each takes its keys.
+"""The citation commands of natbib, biblatex and the journal classes, and how each takes its keys.
 
 One table, so that the reader, the language server and the wrapper learning agree on what a
 citation is. Names are given as biblatex's manual and natbib's give them; a capitalised
-variant (`\\Textcite`, `\\Citeauthor`) and a starred one (`\\citet*`) are the same command."""
+variant (`\\Textcite`, `\\Citeauthor`) and a starred one (`\\citet*`) are the same command.
+The classes' own commands were found by reading the classes TeX Live ships (revtex4-2.cls,
+acmart.cls, mnras.cls, IEEEtran.cls; aastex, elsarticle, llncs, achemso use natbib's or
+LaTeX's): each is held to a real build's `.aux` in tests/extract/test_class_citations.py."""
 
 from __future__ import annotations
 
@@ -33,14 +36,21 @@ def _table() -> dict[str, CommandSpec]:
     table: dict[str, CommandSpec] = {}
     for name in (
         "cite citep citealp parencite autocite smartcite supercite fullcite citenum citeurl "
-        "citetitle citeonline nocite citename citelist citefield notecite pnotecite"
+        "citetitle citeonline nocite citename citelist citefield notecite pnotecite "
+        # natbib's alias citation; REVTeX's "Refs.~\\onlinecite{a,b}"; mnras's and acmart's
+        # \\shortcite
+        "citepalias onlinecite shortcite"
     ).split():
         table[name] = CommandSpec(_NORMAL)
     for name in "footcite footcitetext footfullcite fnotecite".split():
         table[name] = CommandSpec(_NORMAL, note=True)
-    for name in "citet citealt textcite citeauthor citeauthorfull".split():
+    for name in (
+        "citet citealt textcite citeauthor citeauthorfull citetalias citefullauthor "
+        # acmart's ACM-style names for natbib's commands, and harvard's \\citeasnoun
+        "citeN citeA citeANP citeNP citeasnoun"
+    ).split():
         table[name] = CommandSpec(_IN_TEXT)
-    for name in "citeyear citeyearpar citedate".split():
+    for name in "citeyear citeyearpar citedate citeNN citeyearNP".split():
         table[name] = CommandSpec(_SUPPRESS)
     for name in "cites parencites autocites smartcites supercites".split():
         table[name] = CommandSpec(_NORMAL, multi=True)
