@@ -7,7 +7,9 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import site
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -104,6 +106,11 @@ def test_the_hook_under_pre_commit_try_repo(tmp_path: Path) -> None:
         "PIP_NO_INDEX": "1",
         "PIP_NO_BUILD_ISOLATION": "0",
     }
+    if sys.prefix != sys.base_prefix:
+        # In a virtualenv the "system" site-packages the hook's environment sees are the base
+        # interpreter's, which lack citecheck's dependencies: this one's are lent on the path.
+        lent = [*site.getsitepackages(), environment.get("PYTHONPATH", "")]
+        environment["PYTHONPATH"] = os.pathsep.join(p for p in lent if p)
     completed = subprocess.run(
         ["pre-commit", "try-repo", str(REPO), "citecheck", "--files", "paper.md", "refs.bib"],
         cwd=fixture, env=environment, capture_output=True, text=True, timeout=900, check=False,
