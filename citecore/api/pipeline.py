@@ -79,7 +79,10 @@ def check_citations(
     return one result whose findings (with `extra_findings`) are in document order."""
     cited_keys = dict.fromkeys(c.key for c in citations)
     cited = [bibliography.references[k] for k in cited_keys if k in bibliography.references]
-    verified = verifier.verify(cited) if verifier is not None else {}
+    uncited = _nocite(cited_keys, bibliography, *nocite)
+    listed = [bibliography.references[k] for k in uncited]
+    # An entry listed with nocite is in the reference list: it is verified like a cited one.
+    verified = verifier.verify([*cited, *listed]) if verifier is not None else {}
     outage = verifier.outage if verifier is not None else None
     if options.fetch_sources:
         fetch(cited, bibliography, verified, options, folder)
@@ -103,7 +106,17 @@ def check_citations(
         grounding=grounding,
         outage=outage,
         sources=records,
+        nocite=uncited,
     )
+
+
+def _nocite(
+    cited: Mapping[str, None], bibliography: Bibliography, keys: Sequence[str], every: bool
+) -> tuple[str, ...]:
+    """The entries listed with nocite and cited nowhere (every entry for `@*`/`\\nocite{*}`),
+    in the bibliography's order where it is every one."""
+    listed = bibliography.references if every else dict.fromkeys(keys)
+    return tuple(k for k in listed if k in bibliography.references and k not in cited)
 
 
 def _pool_findings(

@@ -270,3 +270,6 @@ class CheckResult:
     grounding: dict[int, CitationResult] = field(default_factory=dict)
     outage: Outage | None = None
     sources: dict[str, SourceRecord] = field(default_factory=dict)  # by key, when grounding
+    # Entries the writer includes uncited (pandoc's `nocite`, LaTeX's `\nocite`): verified, never
+    # grounded, and said to come from `nocite` in every report.
+    nocite: tuple[str, ...] = ()

@@ -94,6 +94,8 @@ def _reference(key: str, verdict: ReferenceResult, result: CheckResult) -> dict[
         "sources": list(verdict.sources),
         "text": reference.text if reference and reference.text else None,
         "entry": _entry(reference) if reference and reference.text else None,
+        # Where the key comes from: "nocite" for an entry listed uncited.
+        "nocite": key in result.nocite,
     }
 
 

@@ -63,6 +63,8 @@ def _cited_at(result: CheckResult) -> dict[str, list[str]]:
     cited: dict[str, list[str]] = {}
     for citation in result.citations:
         cited.setdefault(citation.key, []).append(str(citation.location))
+    for key in result.nocite:  # listed uncited: nocite is where it comes from
+        cited.setdefault(key, []).append("nocite")
     return cited
 
 
@@ -141,8 +143,9 @@ def _counts(result: CheckResult, counts: Summary) -> list[str]:
     lines = []
     if result.documents:
         keys = len({c.key for c in result.citations})
+        listed = f"**{len(result.nocite)}** listed with nocite; " if result.nocite else ""
         lines.append(
-            f"- **{counts.citations}** citations of **{keys}** keys; "
+            f"- **{counts.citations}** citations of **{keys}** keys; {listed}"
             f"**{counts.references}** bibliography entries"
         )
     else:
@@ -178,6 +181,8 @@ def _information(result: CheckResult, information: list[Finding]) -> list[str]:
         claim = ""
         if item.location is not None:
             claim = claims.get((item.location.file, item.location.line, item.key or ""), "")
+        if not claim and item.key in result.nocite:
+            claim = "(listed with nocite: no claim)"
         lines.append(
             f"| `{item.kind.value}` | {_cell(where(item))} | {_cell(item.key or '')} "
             f"| {_cell(claim, 160)} | {_cell(item.message)} |"

@@ -38,11 +38,16 @@ def offline_line(
     result: CheckResult, offline: bool, how: str = "run again without --offline"
 ) -> str:
     """For a run that asked nothing but the cache: one line saying how many of the cited
-    references (every entry, for a bare bibliography) it could not check and how to check them;
-    "" when it checked them all or was online. A clean offline run is not a clean reference list."""
+    references (and those listed with nocite; every entry, for a bare bibliography) it could not
+    check and how to check them; "" when it checked them all or was online. A clean offline run
+    is not a clean reference list."""
     if not offline:
         return ""
-    cited = {c.key for c in result.citations} if result.citations else set(result.references)
+    cited = (
+        {c.key for c in result.citations} | set(result.nocite)
+        if result.citations or result.nocite
+        else set(result.references)
+    )
     checked = [result.references[k] for k in cited if k in result.references]
     unchecked = [r for r in checked if r.verdict in _NOT_CHECKED]
     if not unchecked:
