@@ -25,7 +25,13 @@ from citecore.errors import CitecheckError
 from citecore.extract.latex import ProjectMacros, extract_latex, project_macros
 from citecore.extract.latex_root import main_files_for
 from citecore.findings import finding
-from citecore.lsp.scan import LATEX_SUFFIXES, CitedKey, citations_of, latex_nocite
+from citecore.lsp.scan import (
+    LATEX_SUFFIXES,
+    CitedKey,
+    citations_of,
+    latex_nocite,
+    markdown_nocite,
+)
 from citecore.model import (
     Bibliography,
     CheckResult,
@@ -212,7 +218,7 @@ def analyse_document(
         for c in citations
     ]
     extra = [] if latex else _comma_joined(path, citations)
-    nocite = latex_nocite(text, macros) if latex else ([], False)
+    nocite = latex_nocite(text, macros) if latex else markdown_nocite(text)
     result = check_citations(
         records,
         bibliography,

@@ -16,6 +16,7 @@ from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.latex import ProjectMacros, citation_commands
 from citecore.extract.locate import citation_keys
 from citecore.extract.markdown import is_crossref
+from citecore.pandoc.front_matter import field_spans
 
 LATEX_SUFFIXES = (".tex", ".ltx")
 
@@ -77,11 +78,15 @@ def _bracket_group(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def markdown_citations(text: str) -> list[CitedKey]:
-    """Every `@key` of a Markdown text, in order, with its citation group."""
+    """Every `@key` of a Markdown text, in order, with its citation group (the keys of the front
+    matter's `nocite:` list entries: they cite nothing)."""
     positions = _Positions(text)
+    listed = field_spans(text, _LISTING_FIELDS)
     found = []
     for key, start, end in citation_keys(text):
         if is_crossref(key):  # `@fig-plot`: a Quarto cross-reference, not a citation
+            continue
+        if any(low <= start < high for low, high in listed):
             continue
         at = text.index("@", start)
         group = _bracket_group(text, at, end)
@@ -91,6 +96,20 @@ def markdown_citations(text: str) -> list[CitedKey]:
             )
         )
     return found
+
+
+_LISTING_FIELDS = frozenset({"nocite"})
+
+
+def markdown_nocite(text: str) -> tuple[list[str], bool]:
+    """The keys a Markdown text's front matter lists with `nocite:`, and whether it lists every
+    entry (`@*`)."""
+    keys: list[str] = []
+    every = False
+    for low, high in field_spans(text, _LISTING_FIELDS):
+        every = every or "@*" in text[low:high]
+        keys += [key for key, _, _ in citation_keys(text[low:high])]
+    return keys, every
 
 
 def latex_citations(text: str, macros: ProjectMacros | None = None) -> list[CitedKey]:

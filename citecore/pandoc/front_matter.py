@@ -44,3 +44,22 @@ def option_lines(text: str) -> dict[str, int]:
         elif (flat := _FLAT_KEY.match(line)) is not None:
             lines.setdefault(flat.group("name"), number)
     return lines
+
+
+# A top-level field of the front matter and its value: the rest of its line and the lines
+# indented under it (a block scalar or a list).
+_FIELD = re.compile(r"^(?P<name>[\w-]+)[ \t]*:[^\n]*(?:\n(?:[ \t]+[^\n]*|[ \t]*(?=\n)))*", re.M)
+
+
+def field_spans(text: str, names: frozenset[str]) -> list[tuple[int, int]]:
+    """Where the front matter's top-level fields of `names` stand in `text` (start, end), value
+    included: the `nocite:` list names entries, it cites nothing."""
+    matter = FRONT_MATTER.match(text)
+    if matter is None:
+        return []
+    offset = matter.start(1)
+    return [
+        (offset + m.start(), offset + m.end())
+        for m in _FIELD.finditer(matter.group(1))
+        if m.group("name") in names
+    ]

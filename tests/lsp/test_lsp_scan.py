@@ -4,6 +4,7 @@ generated LaTeX the keys of `citecheck latex`'s reader; and each range covers it
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from citecore.extract.latex_cites import find_cite_commands
@@ -55,3 +56,21 @@ def test_the_latex_scan_is_the_readers_and_ranges_are_commands() -> None:
 def test_positions_count_utf16_code_units_as_lsp_does() -> None:
     [cited] = markdown_citations("𝓐 claim [@k].\n")
     assert cited.key_span.start_character == 10  # "@" after 𝓐, two UTF-16 code units
+
+
+@pytest.mark.parametrize(
+    "front",
+    [
+        "nocite: |\n  @b, @c\n",
+        'nocite: "@b, @c"\n',
+        'nocite:\n  - "@b"\n  - "@c"\n',
+    ],
+)
+def test_the_front_matter_nocite_list_cites_nothing(front: str) -> None:
+    """pandoc's `nocite:` names entries for the reference list: the editor neither shows them
+    as citations nor grounds them; the analysis gets them as nocite keys."""
+    from citecore.lsp.scan import citations_of, markdown_nocite
+
+    text = f"---\nbibliography: refs.bib\n{front}title: On it [@x]\n---\n\nA claim [@a].\n"
+    assert [c.key for c in citations_of("p.md", text)] == ["x", "a"]
+    assert markdown_nocite(text) == (["b", "c"], False)
