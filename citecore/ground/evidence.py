@@ -39,6 +39,8 @@ _RRF = 60
 # bench/grounding_sets.py: weight 1 lost recall@1 against BM25 alone, 0.5 gained at 1, 3 and 5).
 _SEMANTIC_WEIGHT = 0.5
 _PARAGRAPH = re.compile(r"\n\s*\n")
+# A line that is a Markdown heading, kept apart from the lines around it.
+_HEADING_LINE = re.compile(r"(^#{1,6} [^\n]*$)", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +62,13 @@ class RankedPassage:
 
 def _sentences(page: str) -> list[str]:
     """The sentences of a page: a paragraph break ends one, as does its closing punctuation (a
-    heading or a list item of a web page has none)."""
+    heading or a list item of a web page has none); a heading line (`#` in the Markdown the PDF
+    reader writes) is a sentence of its own, never the start of the next one."""
     found = []
     for block in _PARAGRAPH.split(page):
-        text = " ".join(block.split())
-        found += [text[start:end] for start, end in sentence_spans(text)]
+        for part in _HEADING_LINE.split(block):
+            text = " ".join(part.split())
+            found += [text[start:end] for start, end in sentence_spans(text)]
     return found
 
 
@@ -76,7 +80,8 @@ def passages(source: SourceText) -> list[Passage]:
         for first in range(0, max(1, len(units) - _SENTENCES_PER_PASSAGE + _STEP), _STEP):
             chunk = units[first : first + _SENTENCES_PER_PASSAGE]
             if chunk:
-                found.append(Passage(source.path, page.number, " ".join(chunk)))
+                # One sentence a line: a heading stays a line of its own for the judge.
+                found.append(Passage(source.path, page.number, "\n".join(chunk)))
     return found
 
 

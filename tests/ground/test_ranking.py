@@ -39,8 +39,19 @@ def _source(text: str) -> SourceText:
 def test_a_paragraph_break_ends_a_sentence() -> None:
     """A web page's heading or list item has no full stop: it is a sentence of its own."""
     found = passages(_source("Irene Hervey\n\nJuly 11, 1909\n\nShe was an actress. She sang."))
-    assert found[0].text == "Irene Hervey July 11, 1909 She was an actress."
-    assert found[1].text == "She was an actress. She sang."
+    assert found[0].text == "Irene Hervey\nJuly 11, 1909\nShe was an actress."
+    assert found[1].text == "She was an actress.\nShe sang."
+
+
+def test_a_heading_is_never_the_start_of_the_sentence_after_it() -> None:
+    """pymupdf4llm writes a PDF's headings as Markdown: the judge reads one as a line of its own,
+    so a supporting passage never opens with the heading above it."""
+    from citecore.ground.judges.local import LocalJudge
+
+    page = "## **What it does**\nIt retrieves passages from papers. It cites them."
+    ranked = EvidenceIndex(passages(_source(page))).rank("It retrieves passages from papers.")
+    verdict = LocalJudge().judge("It retrieves passages from papers.", ranked)
+    assert verdict.passage == "It retrieves passages from papers."
 
 
 def test_without_an_embedder_the_ranking_is_lexical() -> None:

@@ -344,14 +344,22 @@ def _denied(claim: str, sentence: str) -> str:
         # source is silent on what the claim denies, which is no conflict.
         if word not in _DENIALS and not word.endswith("n't"):
             continue
-        # The clause of the sentence that states most of what the negation is said of.
-        clause = max(clauses, key=lambda c: len(said & {stem(t) for t in content_tokens(c)}))
-        stated = {stem(t) for t in content_tokens(clause)}
-        if 2 * len(said & stated) < len(said) or not said & stated:
-            continue
-        if not set(tokens(clause)) & DENIALS and not any(t.endswith("n't") for t in tokens(clause)):
+        # The clauses of the sentence that state at least half of what the negation is said of:
+        # a conflict where none of them denies anything.
+        stating = [
+            clause
+            for clause in clauses
+            if (stated := said & {stem(t) for t in content_tokens(clause)})
+            and 2 * len(stated) >= len(said)
+        ]
+        if stating and not any(_denies(clause) for clause in stating):
             return f"'{word}' in the claim only: {quote(sentence)}"
     return ""
+
+
+def _denies(text: str) -> bool:
+    """Whether a text holds a negation or a word that denies."""
+    return any(t in DENIALS or t.endswith("n't") for t in tokens(text))
 
 
 def _negated_in_source(claim: str, sentence: str) -> str:

@@ -58,10 +58,19 @@ def _listed(words: Sequence[str], joined: str = "or") -> str:
     return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} {joined} {quoted[-1]}"
 
 
+_HEADING_LINE = re.compile(r"(^#{1,6} [^\n]*$)", re.M)
+
+
 def _sentences(text: str) -> list[str]:
     """The sentences of a passage; a paragraph break or a heading (`#` in the Markdown the PDF
-    reader writes) ends a sentence too, so that a passage never runs into the next section."""
-    blocks = re.split(r"\n\s*\n|\n(?=#)|\s(?=#{1,6} )", text.strip())
+    reader writes, a line of its own or run into the text) ends a sentence too, so that a
+    passage never runs into the next section and a heading is never the start of a sentence."""
+    blocks = [
+        piece
+        for block in re.split(r"\n\s*\n", text.strip())
+        for part in _HEADING_LINE.split(block)
+        for piece in re.split(r"\s(?=#{1,6} )", part)
+    ]
     parts = [
         part for block in blocks for part in re.split(r"(?<=[.!?;])\s+(?=[A-Z(\[])", block.strip())
     ]
