@@ -122,33 +122,30 @@ def _project(tmp_path: Path, claim: str) -> Path:
     return tmp_path / "paper.md"
 
 
+def _judge_flags(chat: ChatServer) -> list[str]:
+    """The flags that point a run at the loopback chat server."""
+    return ["--judge", "openai", "--judge-url", chat.url, "--judge-model", "m"]
+
+
 def _grounding(chat: ChatServer, tmp_path: Path, claim: str) -> dict[str, Any]:
     paper = _project(tmp_path, claim)
-    report = grounding_report(
-        paper,
-        tmp_path / "sources",
-        "--judge",
-        "openai",
-        "--judge-url",
-        chat.url,
-        "--judge-model",
-        "m",
-    )
+    report = grounding_report(paper, tmp_path / "sources", *_judge_flags(chat))
     grounding: dict[str, Any] = report["citations"][0]["grounding"]
     return grounding
 
 
+# A model's answer quoting the source's sentence verbatim.
+_SUPPORTED_35 = json.dumps(
+    {
+        "status": "SUPPORTED",
+        "passage": "Our method reduced classification errors by 35 percent on the benchmark.",
+        "reason": "states it",
+    }
+)
+
+
 def test_a_verbatim_passage_is_grounded(chat: ChatServer, tmp_path: Path) -> None:
-    chat.answers.append(
-        json.dumps(
-            {
-                "status": "SUPPORTED",
-                "passage": "Our method reduced classification errors by 35 percent on the "
-                "benchmark.",
-                "reason": "states it",
-            }
-        )
-    )
+    chat.answers.append(_SUPPORTED_35)
     grounding = _grounding(chat, tmp_path, "The method cut errors by 35 percent")
     assert (
         grounding["status"],
@@ -204,16 +201,7 @@ def test_support_against_a_conflict_in_its_own_passage_is_not_reported(
     chat: ChatServer, tmp_path: Path
 ) -> None:
     """The guard: a model that calls "53 percent" supported by "35 percent" is overruled."""
-    chat.answers.append(
-        json.dumps(
-            {
-                "status": "SUPPORTED",
-                "passage": "Our method reduced classification errors by 35 percent on the "
-                "benchmark.",
-                "reason": "states it",
-            }
-        )
-    )
+    chat.answers.append(_SUPPORTED_35)
     grounding = _grounding(
         chat, tmp_path, "Our method reduced classification errors by 53 percent on the benchmark"
     )
@@ -230,12 +218,7 @@ def test_the_bench_runs_a_model_judge_over_the_real_sets(chat: ChatServer) -> No
         [
             sys.executable,
             str(REPO / "bench" / "grounding_sets.py"),
-            "--judge",
-            "openai",
-            "--judge-url",
-            chat.url,
-            "--judge-model",
-            "m",
+            *_judge_flags(chat),
             "--sets",
             "scifact",
             "--stride",
