@@ -33,6 +33,12 @@ def test_the_words_that_need_a_match() -> None:
     assert words == ["new", "all", "12", "patients", "not", "improve"]
 
 
+def test_a_number_is_named_as_the_writer_wrote_it() -> None:
+    status, reason = judged("It was trained on ten million patents.", "It reads papers.")
+    assert status is GroundingStatus.UNCONFIRMED
+    assert "'ten'" in reason and "'10'" not in reason
+
+
 @pytest.mark.parametrize(
     ("claim", "source", "status", "named"),
     [

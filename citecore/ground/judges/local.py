@@ -34,7 +34,7 @@ from citecore.ground.judges import JudgeVerdict
 from citecore.ground.judges.carried import Carried, SentenceWords, carried_words, claim_words
 from citecore.ground.judges.conflict import compare
 from citecore.ground.judges.placing import abbreviated_alike, names, unnamed
-from citecore.ground.judges.words import comparable, is_number
+from citecore.ground.judges.words import as_written, comparable, is_number
 from citecore.ground.lexicon import Lexicon, lexicon
 from citecore.ground.tokens import tokens
 from citecore.model import GroundingStatus
@@ -201,10 +201,11 @@ class LocalJudge:
                 f"({count})",
             )
         if carried.missing:
+            missing = _listed([as_written(word, claim) for word in carried.missing])
             return self._verdict(
                 GroundingStatus.UNCONFIRMED,
                 reading.sentence,
-                f"the passage does not say {_listed(carried.missing)} ({count})",
+                f"the passage does not say {missing} ({count})",
             )
         if carried.apart:
             return self._verdict(

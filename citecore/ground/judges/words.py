@@ -42,6 +42,15 @@ def is_number(token: str) -> bool:
     return bool(re.fullmatch(r"\d+(?:[.,]\d+)*", token))
 
 
+def as_written(word: str, text: str) -> str:
+    """A claim word as the writer wrote it in `text`: "ten" for the "10" that `comparable` made
+    of it; the word itself otherwise."""
+    for match in _NUMBER_WORD.finditer(text):
+        if _NUMBER_WORDS[match.group(1).lower()] == word:
+            return match.group(1)
+    return word
+
+
 def number_value(number: str) -> str:
     """A number as its value reads: "08" is "8", "1,000" is "1000", "2.50" is "2.5"."""
     plain = number.replace(",", "")
