@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
-from citecore.ground.judges.conflict import denies_alike
 from citecore.ground.judges.directions import along
+from citecore.ground.judges.negation import denies_alike
 from citecore.ground.judges.placing import (
     SIGNALS,
     abbreviated_alike,
