@@ -90,6 +90,13 @@ def test_a_number_is_named_as_the_writer_wrote_it() -> None:
             GroundingStatus.UNCONFIRMED,
             "apart",
         ),
+        # A verbatim sentence is supported however many small words stand between its words.
+        (
+            "We recognize that it would also be possible to train separate LTR and RTL models.",
+            "We recognize that it would also be possible to train separate LTR and RTL models.",
+            GroundingStatus.SUPPORTED,
+            "",
+        ),
         # The authors' "we" is the work the source names.
         (
             "The Transformer was trained on the WMT 2014 English-German dataset.",
@@ -155,7 +162,7 @@ def test_claims_with_a_word_changed_are_rarely_reassured() -> None:
     random word of the corpus: a lexical judge is fooled only where the new word stands in the
     source next to the claim's other words ("Closed environments through secondary
     transmission" against "may transmit through aerosol … closed environments contribute to
-    secondary transmission"). Measured: 3.2% of 841 (every supported claim); the rule in
+    secondary transmission"). Measured: 3.7% of 840 (every supported claim); the rule in
     docs/grounding.md says why it cannot be 0."""
     path = CORPUS / "grounding" / "covidfact" / "covidfact_lines1001-end.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
