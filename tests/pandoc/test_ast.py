@@ -18,8 +18,9 @@ from citecore.filter.process import run_checked
 from citecore.pandoc.ast import get_metadata, load_ast, meta_value, metadata, stringify
 from tests.generated_markdown import document
 from tests.pandoc_json import read_ast
+from tests.paths import CORPUS
 
-WILD = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "wild" / "markdown"
+WILD = CORPUS / "wild" / "markdown"
 
 FRONT_MATTER = """---
 title: "A *study* of `code`, $x^2$ and \u201cquotes\u201d"
