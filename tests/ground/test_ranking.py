@@ -82,11 +82,26 @@ def test_the_embedder_brings_in_the_paraphrase_bm25_misses() -> None:
     assert "The drug lowered the death rate among treated patients." not in lexical
 
 
+class Counting(Topical):
+    """The stand-in embedder, counting the texts it is asked to embed."""
+
+    def __init__(self) -> None:
+        self.embedded = 0
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        self.embedded += len(texts)
+        return super().embed(texts)
+
+
 def test_precomputed_vectors_are_used_as_given() -> None:
+    """A source cited by many sentences is embedded once: given its vectors, the index embeds
+    only the claim."""
     found = passages(_source(PAGE))
     vectors = Topical().embed([p.text for p in found])
-    index = EvidenceIndex(found, Topical(), vectors)
+    embedder = Counting()
+    index = EvidenceIndex(found, embedder, vectors)
     assert index.rank("death", limit=1)
+    assert embedder.embedded == 1
 
 
 @pytest.mark.skipif(sentence_embedder() is None, reason="wordllama is not installed")

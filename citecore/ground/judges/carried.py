@@ -193,14 +193,14 @@ def carried_words(
             places[word] = found
     carried = tuple(w for w in words if w in places)
     missing = tuple(w for w in words if w not in places)
-    sequence = [(w, at) for w, at in _sequence(claim_tokens) if w in places]
+    sequence = [(w, at) for w, at in _sequence(claim_tokens, words) if w in places]
     return Carried(carried, missing, _apart(sequence, places))
 
 
-def _sequence(claim_tokens: list[str]) -> list[tuple[str, int]]:
-    """The claim's words as `claim_words` gives them, in order, each as often as it stands, with
-    its place among the claim's tokens."""
-    wanted = set(claim_words(" ".join(claim_tokens)))
+def _sequence(claim_tokens: list[str], words: Iterable[str]) -> list[tuple[str, int]]:
+    """The claim's `words` (as `claim_words` gives them) in its order, each as often as it
+    stands, with its place among the claim's tokens."""
+    wanted = set(words)
     return [
         (token if token in wanted else "not", at)
         for at, token in enumerate(claim_tokens)
