@@ -106,6 +106,10 @@ PREAMBLE = (
 MACROS = (
     "\\newcommand{\\fromfile}[1]{\\cite{#1}}\n"
     "\\newcommand{\\shownfromfile}[1]{\\texttt{\\detokenize{#1}}}\n"
+    # Switches declared and set in a file of their own, used and flipped in the others: TeX
+    # reads every file with the switches as the files read before it left them.
+    "\\newif\\ifcarried\\carriedtrue\n"
+    "\\newif\\ifhidden\n"
 )
 
 
@@ -160,6 +164,10 @@ def construct(draw: st.DrawFn, family: str) -> str:
         "\\newif\\ifdrafting\\draftingtrue\\ifdrafting {c}\\else {w} {c}\\fi.",
         "\\newif\\ifdrafting\\ifdrafting {c}\\else {w}\\fi.",
         "\\iffalse \\ifthenelse{{1=1}}{{{c}}}{{}} {c} \\fi {w}.",
+        "\\ifcarried {c}\\else {w} {c}\\fi {w}.",
+        "\\ifhidden {c}\\else {w}\\fi {w}.",
+        "{w}. \\carriedfalse\\hiddentrue",
+        "{w}. \\carriedtrue\\hiddenfalse",
         "{w} \\href{{https://example.org/a_b%20c}}{{the site}} {c}.",
         "{w} \\href{{https://example.org}}{{{c}}}.",
         "{w} \\url{{https://example.org/%7Ex}} {c}.",

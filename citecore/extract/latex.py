@@ -20,6 +20,15 @@ from citecore.extract.latex_bibitems import bibitems
 from citecore.extract.latex_cites import CiteCommand, find_cite_commands, optionals
 from citecore.extract.latex_claims import claim_sentences, readable_text
 from citecore.extract.latex_commands import BIBLIOGRAPHY_COMMAND, command_spec
+from citecore.extract.latex_conditionals import Conditionals, mask_conditionals
+from citecore.extract.latex_files import (
+    INCLUDEONLY,
+    INCLUDES,
+    LOCAL_PACKAGE,
+    conditional_pieces,
+    expand_macro,
+    loaded_files,
+)
 from citecore.extract.latex_keys import KeyProblem, key_list_problems
 from citecore.extract.latex_macros import (
     CiteWrapper,
@@ -29,15 +38,9 @@ from citecore.extract.latex_macros import (
     mask_definitions,
     wrapper_uses,
 )
-from citecore.extract.latex_syntax import balanced_group, mask_ignored
+from citecore.extract.latex_syntax import balanced_group, mask_ignored, mask_unread
 from citecore.extract.signals import locator_of, signal_of
 from citecore.model import Citation, CitationContext, CitationMode, Reference, SourceLocation
-
-_INCLUDES = re.compile(r"\\(input|include|subfile|import|subimport|includefrom|subincludefrom)\b")
-_LOCAL_PACKAGE = re.compile(
-    r"\\(usepackage|RequirePackage|documentclass|LoadClass)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}"
-)
-_INCLUDEONLY = re.compile(r"\\includeonly\s*\{([^}]*)\}")
 
 
 @dataclass
@@ -53,50 +56,6 @@ class LatexExtraction:
     bibitems: list[Reference] = field(default_factory=list)
     # Key lists LaTeX or BibTeX will reject, with the file each is in.
     key_problems: list[tuple[Path, KeyProblem]] = field(default_factory=list)
-
-
-def _include_target(text: str, match: re.Match[str]) -> tuple[str, int] | None:
-    command = match.group(1)
-    position = match.end()
-    if command in ("import", "subimport", "includefrom", "subincludefrom"):
-        first = balanced_group(text, position, "{", "}")
-        if first is None:
-            return None
-        second = balanced_group(text, first[1], "{", "}")
-        if second is None:
-            return None
-        return first[0].strip().rstrip("/") + "/" + second[0].strip(), second[1]
-    group = balanced_group(text, position, "{", "}")
-    if group is None:
-        bare = re.match(r"\s+([^\s{}\\]+)", text[position:])  # \input file (TeX primitive form)
-        return (bare.group(1), position + bare.end()) if bare else None
-    return group[0].strip(), group[1]
-
-
-def _expand_macro(text: str, argument: str, before: int) -> str:
-    """`argument` with a lone parameterless macro in it replaced by its last definition before
-    `before` (`\\def\\files{a,b}` … `\\includeonly{\\files}`, a common thesis switch), as
-    TeX would expand it; any other argument as it stands."""
-    name = re.fullmatch(r"\\([A-Za-z@]+)", argument)
-    if name is None:
-        return argument
-    definition = re.compile(
-        rf"\\(?:[egx]?def\s*\\{name.group(1)}|(?:re)?newcommand\*?\s*\{{?\s*\\{name.group(1)}"
-        rf"\s*\}}?)\s*\{{"
-    )
-    found = [m for m in definition.finditer(text, 0, before)]
-    if not found:
-        return argument
-    body = balanced_group(text, found[-1].end() - 1, "{", "}")
-    return body[0] if body else argument
-
-
-def _resolve_tex(name: str, folders: list[Path]) -> Path | None:
-    for folder in folders:
-        for candidate in (folder / name, folder / f"{name}.tex"):
-            if candidate.is_file():
-                return candidate
-    return None
 
 
 _PARAMETER = re.compile(r"#+[1-9]")
@@ -125,6 +84,9 @@ class _Reader:
         self.shows_source: set[str] = set()
         self.wrappers: dict[str, CiteWrapper] = {}
         self.bibliography_wrappers: dict[str, CiteWrapper] = {}
+        self.masked: dict[Path, str] = {}  # each file as TeX reads it, in the project's order
+        self.switches_at: dict[Path, dict[str, bool]] = {}  # the \\newif switches as it starts
+        self.switches_after: dict[Path, dict[str, bool]] = {}  # … and as it leaves them
 
     @staticmethod
     def _source(path: Path) -> str:
@@ -135,6 +97,30 @@ class _Reader:
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror}") from exc
 
+    def mask_in_reading_order(self, path: Path, flags: dict[str, bool]) -> None:
+        """Read the project's conditionals as TeX does, each file where TeX inputs it: a
+        `\\newif` switch declared in a local package or set in the preamble or in one chapter
+        holds in every file read after it. Keeps each file's masked text for `read`."""
+        resolved = path.resolve()
+        if resolved in self.masked:
+            return
+        self.masked[resolved] = ""  # being read: a file that inputs itself is not followed
+        self.switches_at[resolved] = dict(flags)
+        plain = mask_unread(self._source(path))
+        conditionals = Conditionals(flags)
+        pieces: list[str] = []
+        for match, start, piece in conditional_pieces(plain, conditionals):
+            pieces.append(piece)
+            only = INCLUDEONLY.search(piece)
+            if only and self.include_only is None:
+                listed = expand_macro(plain, only.group(1).strip(), start + only.start())
+                self.include_only = {n.strip() for n in listed.split(",") if n.strip()}
+            if match is not None and not conditionals.skipping:
+                for loaded in loaded_files(plain, match, path, self.root, self.include_only):
+                    self.mask_in_reading_order(loaded, flags)
+        self.masked[resolved] = "".join(pieces)
+        self.switches_after[resolved] = dict(flags)
+
     def learn_macros(self, path: Path, seen: set[Path]) -> None:
         """Learn the project's citing and source-printing macros, in every file it inputs,
         before any file is read for citations: a preamble often inputs its macros from a file
@@ -143,22 +129,13 @@ class _Reader:
         if resolved in seen:
             return
         seen.add(resolved)
-        text = mask_ignored(self._source(path))
+        text = self.masked.get(resolved) or mask_ignored(self._source(path))
         self.wrappers.update(cite_wrappers(text))
         self.bibliography_wrappers.update(bibliography_wrappers(text))
         mask_definitions(text, self.shows_source)
-        for match in _INCLUDES.finditer(text):
-            target = _include_target(text, match)
-            found = _resolve_tex(target[0], [path.parent, self.root]) if target else None
-            if found is not None:
-                self.learn_macros(found, seen)
-        # A package or class kept in the project is found before TeX Live's, as TeX finds it.
-        for match in _LOCAL_PACKAGE.finditer(text):
-            suffix = ".cls" if match.group(1) in ("documentclass", "LoadClass") else ".sty"
-            for name in match.group(2).split(","):
-                local = self.root / f"{name.strip()}{suffix}"
-                if name.strip() and local.is_file():
-                    self.learn_macros(local, seen)
+        for match in [*INCLUDES.finditer(text), *LOCAL_PACKAGE.finditer(text)]:
+            for loaded in loaded_files(text, match, path, self.root, None):
+                self.learn_macros(loaded, seen)
 
     def read(self, path: Path) -> None:
         resolved = path.resolve()
@@ -167,14 +144,10 @@ class _Reader:
         self.seen.add(resolved)
         self.result.files.append(path)
         raw = self._source(path)
-        unmasked = mask_ignored(raw)
+        unmasked = self.masked.get(resolved) or mask_ignored(raw)
         text = mask_definitions(unmasked, self.shows_source)
         self.result.bibitems.extend(bibitems(raw, str(path)))
         self.result.key_problems.extend((path, p) for p in key_list_problems(raw, text))
-        only = _INCLUDEONLY.search(text)
-        if only and self.include_only is None:
-            listed = _expand_macro(unmasked, only.group(1).strip(), only.start())
-            self.include_only = {n.strip() for n in listed.split(",") if n.strip()}
         named = [m.group(1) for m in BIBLIOGRAPHY_COMMAND.finditer(text)]
         named += bibliography_wrapper_names(text, self.bibliography_wrappers)
         for listed in named:
@@ -197,7 +170,7 @@ class _Reader:
         claims = claim_sentences(text, commands, note_texts)
         events = sorted(
             [(c.start, "cite", c) for c in commands]
-            + [(m.start(), "include", m) for m in _INCLUDES.finditer(text)]
+            + [(m.start(), "include", m) for m in INCLUDES.finditer(text)]
             + [(start, "footnote", None) for start, _ in footnotes]
         )
         footnote_numbers: dict[int, int] = {}
@@ -230,17 +203,7 @@ class _Reader:
         return group[1] if group else position
 
     def _follow(self, text: str, match: re.Match[str], current: Path) -> None:
-        target = _include_target(text, match)
-        if target is None:
-            return
-        name, _ = target
-        excluded = self.include_only is not None and name.removesuffix(".tex") not in (
-            self.include_only
-        )
-        if match.group(1) == "include" and excluded:
-            return
-        found = _resolve_tex(name, [current.parent, self.root])
-        if found is not None:
+        for found in loaded_files(text, match, current, self.root, self.include_only):
             self.read(found)
 
     def _add(
@@ -288,26 +251,57 @@ class _Reader:
 
 @dataclass(frozen=True, slots=True)
 class ProjectMacros:
-    """A project's citing macros and the macros that print their argument as source."""
+    """A project's citing macros, the macros that print their argument as source, and the
+    `\\newif` switches as they stand where TeX starts reading each of its files."""
 
     wrappers: dict[str, CiteWrapper]
     shows_source: frozenset[str]
+    switches_at: dict[Path, dict[str, bool]] = field(default_factory=dict)
+    switches_after: dict[Path, dict[str, bool]] = field(default_factory=dict)
 
 
 def project_macros(main: Path) -> ProjectMacros:
     """The macros a LaTeX project defines, in its main file and every file it inputs."""
     reader = _Reader(main)
+    reader.mask_in_reading_order(main, {})
     reader.learn_macros(main, set())
-    return ProjectMacros(dict(reader.wrappers), frozenset(reader.shows_source))
+    return ProjectMacros(
+        dict(reader.wrappers),
+        frozenset(reader.shows_source),
+        dict(reader.switches_at),
+        dict(reader.switches_after),
+    )
 
 
-def citation_commands(text: str, macros: ProjectMacros | None = None) -> list[CiteCommand]:
+def citation_commands(
+    text: str, macros: ProjectMacros | None = None, path: Path | None = None
+) -> list[CiteCommand]:
     """Every citation one LaTeX file makes, as `extract_latex` reads it — its commands and the
-    uses of the project's citing macros — outside comments, verbatim and definitions."""
+    uses of the project's citing macros — outside comments, verbatim, definitions and the
+    conditional branches TeX skips (with the switches as the project leaves them where TeX
+    starts reading `path`)."""
     shows_source = set(macros.shows_source) if macros else set()
-    masked = mask_definitions(mask_ignored(text), shows_source)
-    wrappers = {**(macros.wrappers if macros else {}), **cite_wrappers(mask_ignored(text))}
+    ignored = _as_the_project_reads(text, macros, path)
+    masked = mask_definitions(ignored, shows_source)
+    wrappers = {**(macros.wrappers if macros else {}), **cite_wrappers(ignored)}
     return _cited([*find_cite_commands(masked), *wrapper_uses(masked, wrappers)])
+
+
+def _as_the_project_reads(text: str, macros: ProjectMacros | None, path: Path | None) -> str:
+    """`text` masked as TeX reads it where the project inputs `path`: starting with the switches
+    the project has set there, and after each file it loads, with the switches that file left
+    (as the last full reading of the project found them)."""
+    plain = mask_unread(text)
+    if macros is None or path is None:
+        return mask_conditionals(plain)
+    conditionals = Conditionals(dict(macros.switches_at.get(path.resolve(), {})))
+    pieces: list[str] = []
+    for match, _, piece in conditional_pieces(plain, conditionals):
+        pieces.append(piece)
+        if match is not None and not conditionals.skipping:
+            for loaded in loaded_files(plain, match, path, path.parent, None):
+                conditionals.flags.update(macros.switches_after.get(loaded.resolve(), {}))
+    return "".join(pieces)
 
 
 def extract_latex(main: Path) -> LatexExtraction:
@@ -316,6 +310,7 @@ def extract_latex(main: Path) -> LatexExtraction:
     if not main.is_file():
         raise InputError(f"{main}: no such file")
     reader = _Reader(main)
+    reader.mask_in_reading_order(main, {})
     reader.learn_macros(main, set())
     reader.read(main)
     reader.result.bibliographies = list(dict.fromkeys(reader.result.bibliographies))

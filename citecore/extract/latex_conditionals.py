@@ -43,46 +43,71 @@ def _skipping(frames: list[_Frame]) -> bool:
     return any(frame.skipped for frame in frames if not frame.counted)
 
 
-def mask_conditionals(text: str) -> str:
-    """`text` with the branches TeX skips blanked (newlines kept, so positions stay). Comments
-    and verbatim must be blanked already: a `\\fi` in a comment is no `\\fi`."""
-    flags: dict[str, bool] = {}  # \newif conditionals by name ("draft" of \ifdraft)
-    frames: list[_Frame] = []
-    skip_from = 0
-    spans: list[tuple[int, int]] = []
-    for match in _CONTROL.finditer(text):
-        declared, word = match.group("declared"), match.group("word")
-        was = _skipping(frames)
-        if declared is not None:
-            if not was:
-                flags[declared[2:]] = False
-            continue
-        if word.startswith("if") and (word in _PRIMITIVES or word[2:] in flags):
-            if was:
-                frames.append(_Frame(None, counted=True))
+class Conditionals:
+    """TeX's conditional state as it reads a project: the `\\newif` switches, which every file
+    read later sees as the earlier ones left them, and the conditionals open in the file being
+    read. A file is read in pieces (up to each `\\input`, say), each masked as TeX reads it."""
+
+    def __init__(self, flags: dict[str, bool] | None = None) -> None:
+        """A reader starting with no conditional open and the switches `flags` (shared, not
+        copied: the switches a file sets stay set for the files read after it)."""
+        self.flags = {} if flags is None else flags  # by name: "draft" of \ifdraft
+        self._frames: list[_Frame] = []
+
+    @property
+    def skipping(self) -> bool:
+        """Whether TeX is skipping text where the last piece read ended."""
+        return _skipping(self._frames)
+
+    def mask(self, piece: str) -> str:
+        """`piece`, the text that follows the pieces read before, with what TeX skips blanked
+        (newlines kept, so positions stay). Comments and verbatim must be blanked already: a
+        `\\fi` in a comment is no `\\fi`."""
+        flags, frames = self.flags, self._frames
+        skip_from = 0
+        spans: list[tuple[int, int]] = []
+        for match in _CONTROL.finditer(piece):
+            declared, word = match.group("declared"), match.group("word")
+            was = _skipping(frames)
+            if declared is not None:
+                if not was:
+                    flags[declared[2:]] = False
+                continue
+            if word.startswith("if") and (word in _PRIMITIVES or word[2:] in flags):
+                if was:
+                    frames.append(_Frame(None, counted=True))
+                else:
+                    value = _value(word, flags)
+                    frames.append(_Frame(value, skipped=value is False))
+            elif word == "else" and frames and not frames[-1].counted:
+                if frames[-1].value is not None:
+                    frames[-1].skipped = not frames[-1].skipped
+            elif word == "fi" and frames:
+                frames.pop()
+            elif not was and word.endswith(("true", "false")):
+                name = word.removesuffix("true").removesuffix("false")
+                if name in flags:
+                    flags[name] = word.endswith("true")
+                continue
             else:
-                value = _value(word, flags)
-                frames.append(_Frame(value, skipped=value is False))
-        elif word == "else" and frames and not frames[-1].counted:
-            if frames[-1].value is not None:
-                frames[-1].skipped = not frames[-1].skipped
-        elif word == "fi" and frames:
-            frames.pop()
-        elif not was and word.endswith(("true", "false")):
-            name = word.removesuffix("true").removesuffix("false")
-            if name in flags:
-                flags[name] = word.endswith("true")
-            continue
-        else:
-            continue
-        now = _skipping(frames)
-        if now and not was:
-            skip_from = match.start()
-        elif was and not now:
-            spans.append((skip_from, match.end()))
-    if _skipping(frames):  # a skipped branch never closed: TeX skips to the end
-        spans.append((skip_from, len(text)))
-    return _blanked(text, spans)
+                continue
+            now = _skipping(frames)
+            if now and not was:
+                skip_from = match.start()
+            elif was and not now:
+                # The \\fi that ends a skip is kept, so that the conditional it closes stays
+                # closed when the masked text is read again.
+                spans.append((skip_from, match.start() if word == "fi" else match.end()))
+        if _skipping(frames):  # still skipping where the piece ends: blank to its end
+            spans.append((skip_from, len(piece)))
+        return _blanked(piece, spans)
+
+
+def mask_conditionals(text: str) -> str:
+    """`text`, read on its own, with the branches TeX skips blanked (newlines kept, so positions
+    stay); a skipped branch never closed runs to the end, as TeX skips to the end. Comments and
+    verbatim must be blanked already."""
+    return Conditionals().mask(text)
 
 
 def _value(word: str, flags: dict[str, bool]) -> bool | None:

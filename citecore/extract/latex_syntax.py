@@ -28,11 +28,10 @@ _IGNORED = re.compile(
 )
 
 
-def mask_ignored(text: str) -> str:
-    """Blank out what LaTeX does not read: comments, `comment` and verbatim environments,
-    `\\verb`, then the branches of conditionals TeX skips (`\\iffalse … \\fi`, nested ones
-    counted, `\\newif` switches followed: `latex_conditionals`). Positions and line numbers are
-    kept; linear in the length of the text, whatever it holds."""
+def mask_unread(text: str) -> str:
+    """Blank out what LaTeX never reads, whatever the state of its conditionals: comments,
+    `comment` and verbatim environments, `\\verb`. Positions and line numbers are kept; linear
+    in the length of the text, whatever it holds."""
     pieces, cursor = [], 0
     for match in _IGNORED.finditer(text):
         if match.group("skip") is not None:
@@ -41,7 +40,15 @@ def mask_ignored(text: str) -> str:
         pieces.append(re.sub(r"[^\n]", " ", match.group()))
         cursor = match.end()
     pieces.append(text[cursor:])
-    return mask_conditionals("".join(pieces))
+    return "".join(pieces)
+
+
+def mask_ignored(text: str) -> str:
+    """Blank out what LaTeX does not read in `text` read on its own: what it never reads
+    (`mask_unread`), then the branches of conditionals TeX skips (`\\iffalse … \\fi`, nested
+    ones counted, `\\newif` switches followed: `latex_conditionals`). Positions and line
+    numbers are kept."""
+    return mask_conditionals(mask_unread(text))
 
 
 def balanced_group(text: str, start: int, opening: str, closing: str) -> tuple[str, int] | None:

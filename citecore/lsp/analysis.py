@@ -196,7 +196,7 @@ def analyse_document(
     macros = None
     if path.suffix.lower() in LATEX_SUFFIXES:
         macros = _latex_project(_latex_main(path, workspace)).macros
-    citations = citations_of(path.name, text, macros)
+    citations = citations_of(str(path), text, macros)
     problems: list[str] = []
     options = _options(path, text, {**layer, "offline": True})
     try:
@@ -218,7 +218,7 @@ def analyse_document(
         for c in citations
     ]
     extra = [] if latex else _comma_joined(path, citations)
-    nocite = latex_nocite(text, macros) if latex else markdown_nocite(text)
+    nocite = latex_nocite(text, macros, path) if latex else markdown_nocite(text)
     result = check_citations(
         records,
         bibliography,

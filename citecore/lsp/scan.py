@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from pathlib import Path
 
 from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.latex import ProjectMacros, citation_commands
@@ -112,12 +113,15 @@ def markdown_nocite(text: str) -> tuple[list[str], bool]:
     return keys, every
 
 
-def latex_citations(text: str, macros: ProjectMacros | None = None) -> list[CitedKey]:
+def latex_citations(
+    text: str, macros: ProjectMacros | None = None, path: Path | None = None
+) -> list[CitedKey]:
     """Every key of every citation of a LaTeX text, in order: its commands and the uses of the
-    project's citing macros (`macros`, from its main file)."""
+    project's citing macros (`macros`, from its main file, with the switches as they stand
+    where the project inputs `path`)."""
     positions = _Positions(text)
     found = []
-    for command in citation_commands(text, macros):
+    for command in citation_commands(text, macros, path):
         if command.name.rstrip("*") == "nocite":  # lists entries; cites nothing here
             continue
         written = text[command.start : command.end]
@@ -133,15 +137,17 @@ def latex_citations(text: str, macros: ProjectMacros | None = None) -> list[Cite
 def citations_of(path_name: str, text: str, macros: ProjectMacros | None = None) -> list[CitedKey]:
     """The citations of a document by its kind (LaTeX by suffix, else Markdown)."""
     if path_name.lower().endswith(LATEX_SUFFIXES):
-        return latex_citations(text, macros)
+        return latex_citations(text, macros, Path(path_name))
     return markdown_citations(as_knitr_reads(path_name, text))
 
 
-def latex_nocite(text: str, macros: ProjectMacros | None = None) -> tuple[list[str], bool]:
+def latex_nocite(
+    text: str, macros: ProjectMacros | None = None, path: Path | None = None
+) -> tuple[list[str], bool]:
     """The keys a LaTeX text lists with `\\nocite`, and whether it says `\\nocite{*}`."""
     keys = [
         key
-        for command in citation_commands(text, macros)
+        for command in citation_commands(text, macros, path)
         if command.name.rstrip("*") == "nocite"
         for key, _, _ in command.keys
     ]

@@ -181,6 +181,30 @@ def test_scenario_keys_equal_latex_aux(tmp_path: Path) -> None:
     assert ours == _recorded(folder / "main.tex")
 
 
+@requires_latex
+def test_switches_set_in_one_file_hold_in_the_files_read_after_it(tmp_path: Path) -> None:
+    """A `\\newif` declared in a local package, set in the preamble, flipped between two
+    chapters and set inside a chapter: each file reads the switches as TeX left them."""
+    (tmp_path / "mystyle.sty").write_text("\\newif\\ifnotes\n")
+    (tmp_path / "refs.bib").write_text("")
+    (tmp_path / "ch1.tex").write_text(
+        "\\ifdraft Draft \\cite{draftone}\\else Final \\cite{finalone}\\fi\n\\notestrue\n"
+    )
+    (tmp_path / "ch2.tex").write_text(
+        "\\ifdraft Draft \\cite{drafttwo}\\else Final \\cite{finaltwo}\\fi\n"
+    )
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\\usepackage{mystyle}\\newif\\ifdraft\\drafttrue\n"
+        "\\begin{document}\n\\input{ch1}\n\\ifnotes \\cite{notesonly}\\fi\n"
+        "\\draftfalse\n\\input{ch2}\n\\bibliographystyle{plain}\\bibliography{refs}\n"
+        "\\end{document}\n"
+    )
+    assert _compile(tmp_path, "main.tex")
+    keys = [c.key for c in extract_latex(tmp_path / "main.tex").citations]
+    assert keys == ["draftone", "notesonly", "finaltwo"]
+    assert set(keys) == _recorded(tmp_path / "main.tex")
+
+
 BIBLATEX_EXAMPLES = sorted((CORPUS / "latex" / "biblatex-official-examples").glob("*.tex"))
 
 

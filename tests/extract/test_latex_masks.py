@@ -4,13 +4,16 @@ reads is left alone."""
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citecore.extract.latex_cites import find_cite_commands
+from citecore.extract.latex_conditionals import Conditionals, mask_conditionals
 from citecore.extract.latex_macros import mask_definitions
 from citecore.extract.latex_syntax import mask_ignored
 
@@ -19,7 +22,9 @@ PIECES = st.sampled_from(
     ("\\cite{a}", "%", "\\%", "\n", " ", "{", "}", "\\begin{verbatim}", "\\end{verbatim}",
      "\\begin{comment}", "\\end{comment}", "\\iffalse", "\\fi", "\\verb|x|", "\\verb+%+",
      "\\newcommand{\\x}[1]{\\cite{#1}}", "\\def\\y#1{\\citep{#1}}", "\\href{http://a%b}{t}",
-     "\\url{http://a#b%c}", "text", "\\\\", "\\citep[p.~3]{b,c}", "$x%y$")
+     "\\url{http://a#b%c}", "text", "\\\\", "\\citep[p.~3]{b,c}", "$x%y$",
+     "\\newif\\ifdraft", "\\ifdraft", "\\drafttrue", "\\draftfalse", "\\else", "\\iftrue",
+     "\\input{x}")
 )  # fmt: skip
 LATEX = st.lists(PIECES, max_size=40).map("".join)
 
@@ -49,6 +54,26 @@ def test_masking_never_makes_a_citation(text: str) -> None:
     before = {(c.start, tuple(c.keys)) for c in find_cite_commands(text)}
     after = {(c.start, tuple(c.keys)) for c in find_cite_commands(mask_ignored(text))}
     assert after <= before
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(LATEX)
+def test_a_file_read_in_pieces_is_masked_as_the_whole(text: str) -> None:
+    """The project reader masks a file piece by piece, cut after each `\\input`; the pieces
+    put together are the file masked whole."""
+    cuts = [m.end() for m in re.finditer(r"\\input", text)]
+    bounds = [0, *cuts, len(text)]
+    reader = Conditionals()
+    pieces = [reader.mask(text[a:b]) for a, b in itertools.pairwise(bounds)]
+    assert "".join(pieces) == mask_conditionals(text)
+
+
+def test_switches_carry_from_one_file_to_the_next() -> None:
+    flags: dict[str, bool] = {}
+    Conditionals(flags).mask("\\newif\\ifdraft \\drafttrue")
+    assert Conditionals(flags).mask("\\ifdraft A\\else B\\fi").split() == ["\\ifdraft", "A", "\\fi"]
+    Conditionals(flags).mask("\\draftfalse")
+    assert "B" in Conditionals(flags).mask("\\ifdraft A\\else B\\fi")
 
 
 @pytest.mark.parametrize(
