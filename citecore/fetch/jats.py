@@ -1,7 +1,8 @@
 """Europe PMC / PMC full text (JATS XML) as Markdown: the title, the abstract, and the body's
 sections as headings with their paragraphs, so that grounding reads the work as its authors
-divided it. Tables and figures keep their captions; references, equations' markup and
-supplementary material are left out (they are not claims a citation points to)."""
+divided it. Figures keep their captions, tables their captions, rows (a line of cells each) and
+footnotes; references, equations' markup and supplementary material are left out (they are not
+claims a citation points to)."""
 
 from __future__ import annotations
 
@@ -21,13 +22,19 @@ def _local(tag: str) -> str:
 
 
 def _inline(element: ElementTree.Element) -> str:
-    """The text of an element and its inline children, on one line."""
+    """The text of an element and its inline children, on one line: the white space between
+    them is kept where the XML has it ("a<italic> C. elegans</italic>" is two words), and only
+    there ("<italic>C</italic>-terminal" is one)."""
+    return " ".join(_raw(element).split())
+
+
+def _raw(element: ElementTree.Element) -> str:
     parts = [element.text or ""]
     for child in element:
         if _local(child.tag) not in _SKIPPED:
-            parts.append(_inline(child))
+            parts.append(_raw(child))
         parts.append(child.tail or "")
-    return " ".join("".join(parts).split())
+    return "".join(parts)
 
 
 def _blocks(element: ElementTree.Element, depth: int, out: list[str]) -> None:
@@ -43,10 +50,11 @@ def _blocks(element: ElementTree.Element, depth: int, out: list[str]) -> None:
             if heading:
                 out.append(f"{'#' * min(depth, 6)} {heading}")
         elif name in ("table-wrap", "fig"):
-            caption = child.find("./caption")
-            label = child.findtext("./label") or ""
+            caption = next((c for c in child if _local(c.tag) == "caption"), None)
+            label = next((_inline(c) for c in child if _local(c.tag) == "label"), "")
             if caption is not None:
                 out.append(" ".join(f"{label} {_inline(caption)}".split()))
+            out.extend(_table_text(child))
         elif name in _BLOCKS:
             # A paragraph that holds a list or a block quote is read block by block.
             if any(_local(c.tag) in ("list", "disp-quote", "table-wrap", "fig") for c in child):
@@ -60,6 +68,19 @@ def _blocks(element: ElementTree.Element, depth: int, out: list[str]) -> None:
                     out.append(text)
         else:
             _blocks(child, depth, out)
+
+
+def _table_text(wrap: ElementTree.Element) -> list[str]:
+    """A table's rows, each one line of its cells (a review's table of methods and findings is
+    what a citation often points to), then its footnotes and legends."""
+    rows = []
+    for row in (e for e in wrap.iter() if _local(e.tag) == "tr"):
+        cells = [_inline(cell) for cell in row if _local(cell.tag) in ("td", "th")]
+        if any(cells):
+            rows.append(" | ".join(cells))
+    for foot in (e for e in wrap if _local(e.tag) == "table-wrap-foot"):
+        rows += [_inline(p) for p in foot.iter() if _local(p.tag) == "p" and _inline(p)]
+    return rows
 
 
 def jats_to_markdown(xml: str) -> str:
@@ -81,10 +102,14 @@ def jats_to_markdown(xml: str) -> str:
     for abstract in (e for e in article.iter() if _local(e.tag) == "abstract"):
         if abstract.get("abstract-type") not in (None, "", "summary"):
             continue
-        out.append("## Abstract")
+        if not any(_local(child.tag) == "title" for child in abstract):  # else its own title
+            out.append("## Abstract")
         _blocks(abstract, 2, out)
         break
     _blocks(body, 1, out)
+    # Tables and figures a publisher keeps apart from the body (`floats-group`, Hindawi's).
+    for floats in (e for e in article.iter() if _local(e.tag) == "floats-group"):
+        _blocks(floats, 1, out)
     text = "\n\n".join(out)
     if len(re.findall(r"\w+", text)) < 20:
         raise NotFullTextError("the article's body holds no text")
