@@ -68,7 +68,7 @@ def _result(item: Finding, result: CheckResult, root: Path, ordinal: int) -> dic
     # Code scanning needs a line; a finding about a whole file is shown on its first.
     physical["region"] = {"startLine": line or 1}
     identity = "\0".join((item.kind.value, item.key or "", file, item.message, str(ordinal)))
-    return {
+    found: dict[str, Any] = {
         "ruleId": item.kind.value,
         "ruleIndex": list(FindingKind).index(item.kind),
         "level": _LEVELS[item.severity],
@@ -76,6 +76,11 @@ def _result(item: Finding, result: CheckResult, root: Path, ordinal: int) -> dic
         "locations": [{"physicalLocation": physical}],
         "partialFingerprints": {FINGERPRINT: hashlib.sha256(identity.encode()).hexdigest()},
     }
+    if item.key and item.key in result.nocite and all(c.key != item.key for c in result.citations):
+        # An entry listed uncited: where it comes from, as every report says it.
+        found["message"]["text"] = f"{message} (listed with nocite)"
+        found["properties"] = {"nocite": True}
+    return found
 
 
 def to_sarif_data(

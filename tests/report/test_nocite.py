@@ -76,3 +76,18 @@ def test_the_review_says_nocite_where_it_says_where_a_key_is_cited(
     assert "**2** listed with nocite" in text
     assert "| b | (listed with nocite: no claim) |" in text
     assert "@b" not in text.split("## Claims")[-1]  # never grounded as a claim
+
+
+def test_code_scanning_says_an_alert_is_about_an_entry_listed_uncited(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text(BIB.replace("year={2021}", "year={2999}"), "utf-8")
+    (tmp_path / "paper.md").write_text(MARKDOWN, encoding="utf-8")
+    out = tmp_path / "report.sarif"
+    main(["check", str(tmp_path / "paper.md"), "--offline", "-o", str(out), "-q"])
+    results = json.loads(out.read_text(encoding="utf-8"))["runs"][0]["results"]
+    future = [r for r in results if r["ruleId"] == "future_year"]
+    assert [r["message"]["text"] for r in future] == [
+        "b: date 2999 is in the future (listed with nocite)"
+    ]
+    assert future[0]["properties"] == {"nocite": True}
+    cited = [r for r in results if r["message"]["text"].startswith("a:")]
+    assert cited and all("properties" not in r for r in cited)  # a cited key is no nocite
