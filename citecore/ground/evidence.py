@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+# Bump when the cutting of passages changes: a judgment rests on the passages it was shown.
+PASSAGES_VERSION = "2"
 _SENTENCES_PER_PASSAGE = 3
 _STEP = 2
 _K1, _B = 1.5, 0.75
@@ -68,6 +70,9 @@ def _sentences(page: str) -> list[str]:
     for block in _PARAGRAPH.split(page):
         for part in _HEADING_LINE.split(block):
             text = " ".join(part.split())
+            if _HEADING_LINE.fullmatch(text):  # whole: "## 2.1. Search" is no two sentences
+                found.append(text)
+                continue
             found += [text[start:end] for start, end in sentence_spans(text)]
     return found
 

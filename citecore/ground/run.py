@@ -21,7 +21,13 @@ from citecore.errors import InputError
 from citecore.fetch.local import source_records
 from citecore.ground.align import AlignedSource
 from citecore.ground.embedding import ranking_name, sentence_embedder
-from citecore.ground.evidence import EvidenceIndex, Passage, RankedPassage, passages
+from citecore.ground.evidence import (
+    PASSAGES_VERSION,
+    EvidenceIndex,
+    Passage,
+    RankedPassage,
+    passages,
+)
 from citecore.ground.judges import Judge, JudgeVerdict
 from citecore.ground.judges.guard import guarded
 from citecore.ground.judges.prompt import PROMPT_VERSION, user_message
@@ -194,6 +200,7 @@ def _cache_key(citation: Citation, texts: Sequence[SourceText], judge: Judge, ra
     """What a judgment is cached under: everything that decides it."""
     return content_key(
         PROMPT_VERSION,
+        PASSAGES_VERSION,
         judge.name,
         judge.model,
         ranking,
