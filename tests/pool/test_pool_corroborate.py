@@ -107,3 +107,70 @@ def test_corroborate_command(
     }
     assert "[crossref did not answer]" in out  # an unreachable index is noted
     assert len(json.loads(pool.read_text())["papers"]) == 4  # nothing is ever removed
+
+
+def _pool(tmp_path: Path, papers: list[dict[str, object]]) -> Path:
+    pool = tmp_path / "pool.json"
+    pool.write_text(json.dumps({"papers": papers}))
+    return pool
+
+
+def _tiers(out: str) -> dict[str, str]:
+    return {line.split()[1].rstrip(":"): line.split()[0] for line in out.splitlines()}
+
+
+def test_an_unreadable_answer_is_noted_and_the_other_index_still_counts(
+    online: RegistryEmulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    online.serve(crossref.work_request(PNAS), Reply(200, '{"status": "ok", "message": 3}'))
+    online.serve(
+        openalex.work_request(PNAS), fixture("openalex/works_doi_10.1073_pnas.1414271111.json")
+    )
+    pool = _pool(
+        tmp_path,
+        [{"title": PNAS_TITLE, "year": 2014, "bibtex_key": "makris2014",
+          "externalIds": {"DOI": PNAS}}],
+    )  # fmt: skip
+    main(["pool", "corroborate", str(pool)])
+    out = capsys.readouterr().out
+    assert _tiers(out) == {"makris2014": "high"}
+    assert "crossref answered something unreadable" in out
+    assert "corroborated by openalex" in out
+
+
+def test_a_title_only_near_the_pools_is_no_corroboration(
+    online: RegistryEmulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A title search's best hit corroborates only when its title matches at ratio >= 90: a
+    neighbour on the same topic is no evidence for the pool's paper."""
+    asked = "Developing functional musculoskeletal tissues through hypoxia alone"
+    online.serve(
+        crossref.search_request(asked),
+        fixture("crossref/works_search_query.title_no_results.json"),
+        unused_ok=True,
+    )
+    pool = _pool(tmp_path, [{"title": asked, "year": 2014, "bibtex_key": "near2014"}])
+    main(["pool", "corroborate", str(pool)])
+    out = capsys.readouterr().out
+    assert _tiers(out) == {"near2014": "low"}
+    assert "could not corroborate in Crossref or OpenAlex" in out
+
+
+def test_an_arxiv_only_preprint_is_said_to_be_a_benign_low(
+    online: RegistryEmulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    title = "A preprint no index holds"
+    online.serve(
+        crossref.search_request(title),
+        fixture("crossref/works_search_query.title_no_results.json"),
+        unused_ok=True,
+    )
+    pool = _pool(
+        tmp_path,
+        [{"title": title, "year": 2023, "bibtex_key": "pre2023",
+          "externalIds": {"ArXiv": "2312.07559"}}],
+    )  # fmt: skip
+    main(["pool", "corroborate", str(pool)])
+    out = capsys.readouterr().out
+    assert _tiers(out) == {"pre2023": "low"}
+    assert "an arXiv-only preprint is often missing from them" in out
