@@ -111,3 +111,19 @@ def test_every_module_is_small_enough_to_read_whole() -> None:
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES
     ]
     assert long == []
+
+
+def _lines(folders: list[Path]) -> int:
+    return sum(
+        len(path.read_text(encoding="utf-8").splitlines())
+        for folder in folders
+        for path in folder.rglob("*.py")
+    )
+
+
+def test_the_tests_are_never_thinner_than_the_code() -> None:
+    """Test lines at least source lines (citecore, filters, latexmk): a change that adds code
+    adds the tests that say what it promises."""
+    source = _lines([REPO / "citecore", REPO / "filters", REPO / "latexmk"])
+    tests = _lines([REPO / "tests"])
+    assert tests >= source, f"{tests} test lines for {source} source lines"
