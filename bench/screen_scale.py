@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.api.bibliography import verify_files
 from citecore.options import resolve_options
-from citecore.registries.snapshot import Snapshot, build_snapshot
+from citecore.registries.snapshot import Snapshot
+from citecore.registries.snapshot_build import build_snapshot
 from citecore.screen.run import ScreenSettings, cluster_client, screen
 from citecore.screen.shards import build_sharded_snapshot
 from citecore.screen.submissions import find_submissions

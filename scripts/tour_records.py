@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from citecore.registries.snapshot import parse_line
+from citecore.registries.snapshot_build import parse_line
 
 # The works examples/tour/tour.bib cites or points at (its mismatched DOI included).
 CITED = (

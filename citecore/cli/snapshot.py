@@ -8,7 +8,8 @@ from pathlib import Path
 
 from citecore.cli.flags import Commands, cluster_flags, cluster_place
 from citecore.errors import CitecheckError
-from citecore.registries.snapshot import build_snapshot
+from citecore.registries.snapshot import Snapshot
+from citecore.registries.snapshot_build import MAX_SKIPPED, SnapshotBuild, build_snapshot
 
 
 def register(commands: Commands) -> None:
@@ -36,8 +37,21 @@ def register(commands: Commands) -> None:
         metavar="N",
         help="build N shards in parallel on a Dask cluster; SNAPSHOT is then a folder",
     )
+    build.add_argument(
+        "--max-skipped",
+        type=float,
+        default=MAX_SKIPPED,
+        metavar="SHARE",
+        help=f"the share of a file's lines that may be unreadable (default {MAX_SKIPPED}); a "
+        "file past it, or giving no record, stops the build",
+    )
     cluster_flags(build, "build the shards")
     build.set_defaults(run=run_build)
+    info = snapshot_commands.add_parser(
+        "info", help="what a snapshot holds: records per source, the files, when it was built"
+    )
+    info.add_argument("snapshot", type=Path, metavar="SNAPSHOT", help="a snapshot file or folder")
+    info.set_defaults(run=run_info)
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -47,19 +61,54 @@ def run_build(args: argparse.Namespace) -> int:
             raise CitecheckError(f"{dump}: no such file")
     if args.shards is None and (args.workers is not None or args.scheduler):
         raise CitecheckError("--workers and --scheduler build shards: give --shards N too")
+    if not 0 <= args.max_skipped <= 1:
+        raise CitecheckError(f"--max-skipped is a share from 0 to 1, not {args.max_skipped}")
     if args.shards is not None:
-        imported, skipped = _build_shards(args)
+        built = _build_shards(args)
     else:
-        imported, skipped = build_snapshot(args.dumps, args.output, complete=args.complete)
+        built = build_snapshot(args.dumps, args.output, args.complete, args.max_skipped)
     declared = " (declared complete)" if args.complete else ""
+    held = ", ".join(f"{source} {count}" for source, count in sorted(built.sources.items()))
+    untitled = sum(f.untitled for f in built.files)
+    ignored = f", {untitled} works without a title left out" if untitled else ""
     print(
-        f"{args.output}: {imported} records imported, {skipped} lines skipped{declared}",
+        f"{args.output}: {built.imported} records imported ({held}), {built.skipped} lines "
+        f"skipped{ignored}{declared}",
         file=sys.stderr,
     )
+    for dump in built.files:
+        if dump.skipped:
+            print(
+                f"citecheck: {dump.path}: {dump.skipped} of {dump.lines} lines skipped: "
+                + "; ".join(dump.first_skipped),
+                file=sys.stderr,
+            )
     return 0
 
 
-def _build_shards(args: argparse.Namespace) -> tuple[int, int]:
+def run_info(args: argparse.Namespace) -> int:
+    """Say what a snapshot holds."""
+    snapshot = Snapshot(args.snapshot)
+    try:
+        info = snapshot.info()
+    finally:
+        snapshot.close()
+    records = sum(info.sources.values())
+    print(f"{info.path}: {records} records, built {', '.join(info.built) or 'on an unknown day'}")
+    print(
+        "declared complete: "
+        + ("yes (offline, a work it lacks of the kinds it holds is not_found)"
+           if info.complete else "no (it only adds evidence)")
+    )  # fmt: skip
+    for source, count in sorted(info.sources.items()):
+        print(f"  {source}: {count} records")
+    print(f"  works of {info.prefixes} DOI registrants, in {info.venues} venues")
+    for path, imported, untitled, skipped in info.files:
+        print(f"  from {path}: {imported} records, {untitled} without a title, {skipped} skipped")
+    return 0
+
+
+def _build_shards(args: argparse.Namespace) -> SnapshotBuild:
     try:  # dask.distributed, ~0.5 s to import: cluster runs only
         from citecore.screen.run import cluster_client
         from citecore.screen.shards import build_sharded_snapshot
@@ -72,4 +121,6 @@ def _build_shards(args: argparse.Namespace) -> tuple[int, int]:
         raise CitecheckError(f"{args.output}: a snapshot file; a sharded snapshot is a folder")
     scheduler, workers = cluster_place(args)
     with cluster_client(scheduler, workers) as client:
-        return build_sharded_snapshot(args.dumps, args.output, args.shards, args.complete, client)
+        return build_sharded_snapshot(
+            args.dumps, args.output, args.shards, args.complete, client, args.max_skipped
+        )

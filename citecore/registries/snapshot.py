@@ -1,130 +1,34 @@
 """A local snapshot of registry records: SQLite with full-text title search.
 
-`citecheck snapshot build` imports Crossref and OpenAlex JSON-lines dumps (one work per line,
-as their bulk dumps and APIs give them, gzipped or not) and citecheck's own normalized
-JSON-lines; `--snapshot FILE` then answers DOI, arXiv-id, PMID and title lookups before any
-registry is asked, with no network.
+`citecheck snapshot build` imports the registries' dumps (`snapshot_build`); `--snapshot FILE`
+then answers DOI, arXiv-id, PMID and title lookups before any registry is asked, with no
+network.
 
-A snapshot built with `complete=True` declares itself a complete copy of the registries (a full
-dump): run offline, it is then the one source consulted, and a work it lacks is not found. A
-snapshot without that declaration only ever adds evidence: what it lacks is asked of the
-registries, or left unverifiable offline.
+A snapshot built with `complete=True` declares itself a complete copy of the registries it
+holds (a full dump). Run offline, it is then the one source consulted for the references it
+covers — a DOI of a registrant it holds works of, an arXiv id or PMID when it holds such
+records, a title cited in a venue it holds works of — and a work of that kind it lacks is not
+found. A reference of another kind, and everything a snapshot without the declaration lacks, is
+asked of the registries, or left unverifiable offline.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
-import os
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rapidfuzz import fuzz
 
 from citecore.errors import InputError
-from citecore.identifiers import arxiv_from_doi
+from citecore.model import Reference
 from citecore.normalize import fold
-from citecore.registries import crossref, openalex
 from citecore.registries.record import WorkRecord
-from citecore.serialize import record_from_data, to_compact_data
-
-_SCHEMA = (
-    "CREATE TABLE works (id INTEGER PRIMARY KEY, doi TEXT, arxiv TEXT, pmid TEXT, "
-    "title TEXT NOT NULL, record TEXT NOT NULL)",
-    "CREATE INDEX works_doi ON works (doi)",
-    "CREATE INDEX works_arxiv ON works (arxiv)",
-    "CREATE INDEX works_pmid ON works (pmid)",
-    "CREATE VIRTUAL TABLE titles USING fts5 (title, content='works', content_rowid='id')",
-    "CREATE TABLE about (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-)
-
-
-def _unversioned(arxiv_id: str) -> str:
-    return re.sub(r"v\d+$", "", arxiv_id)
-
-
-def parse_line(line: str) -> WorkRecord | None:
-    """One JSON line as a WorkRecord: a Crossref work, an OpenAlex work, or a normalized record
-    (citecheck's own form); None for a line that is none of these."""
-    try:
-        data: Any = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
-    if "message" in data and isinstance(data["message"], dict):
-        data = data["message"]
-    if "source" in data and "title" in data and isinstance(data["title"], str):
-        try:
-            return record_from_data(WorkRecord, data)
-        except (ValueError, KeyError, TypeError):
-            return None
-    try:
-        if "DOI" in data:
-            return crossref.parse_item(data)
-        if str(data.get("id", "")).startswith("https://openalex.org/"):
-            return openalex.parse_work(json.dumps(data))
-    except ValueError:  # a damaged line in a dump is skipped and counted, never fatal
-        return None
-    return None
-
-
-def _lines(paths: Iterable[Path]) -> Iterator[str]:
-    for path in paths:
-        opened = gzip.open if path.suffix.lower() == ".gz" else open
-        try:
-            with opened(path, "rt", encoding="utf-8", errors="replace") as stream:
-                yield from (line for line in stream if line.strip())
-        except (OSError, EOFError) as exc:  # a truncated or non-gzip .gz
-            raise InputError(f"{path}: cannot be read as JSON lines ({exc})") from exc
-
-
-def build_snapshot(
-    sources: Iterable[Path], target: Path, complete: bool = False
-) -> tuple[int, int]:
-    """A new snapshot at `target` (replacing one there only once the import succeeded) of
-    every work in the JSON-lines files; `complete` declares it a full copy of the registries.
-    Returns (records imported, lines skipped)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
-    partial.unlink(missing_ok=True)
-    imported = skipped = 0
-    try:
-        with sqlite3.connect(partial) as connection:
-            for statement in _SCHEMA:
-                connection.execute(statement)
-            connection.execute(
-                "INSERT INTO about VALUES ('complete', ?)", ("yes" if complete else "no",)
-            )
-            for line in _lines(sources):
-                record = parse_line(line)
-                if record is None or not record.title:
-                    skipped += 1
-                    continue
-                cursor = connection.execute(
-                    "INSERT INTO works (doi, arxiv, pmid, title, record) VALUES (?, ?, ?, ?, ?)",
-                    (
-                        record.doi.lower(),
-                        _unversioned(record.arxiv_id or arxiv_from_doi(record.doi)),
-                        record.pmid,
-                        record.title,
-                        json.dumps(to_compact_data(record), separators=(",", ":")),
-                    ),
-                )
-                connection.execute(
-                    "INSERT INTO titles (rowid, title) VALUES (?, ?)",
-                    (cursor.lastrowid, record.title),
-                )
-                imported += 1
-        connection.close()
-        partial.replace(target)
-    finally:
-        partial.unlink(missing_ok=True)
-    return imported, skipped
-
+from citecore.registries.snapshot_build import doi_prefix, unversioned, venue_key
+from citecore.serialize import record_from_data
 
 MANIFEST = "manifest.json"
 # How many title matches are compared one by one before BM25 is asked to pick the best.
@@ -138,6 +42,21 @@ def write_manifest(folder: Path, shards: list[str], records: int, complete: bool
     partial = folder / f".{MANIFEST}.partial"
     partial.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     partial.replace(folder / MANIFEST)
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotInfo:
+    """What a snapshot holds: its declaration, when it was built, records per source, the
+    files they came from (path, records, works without a title, lines skipped), and how many
+    DOI registrants and venues its works belong to (shards' counts added up)."""
+
+    path: str
+    complete: bool
+    built: list[str]
+    sources: dict[str, int]
+    files: list[tuple[str, int, int, int]]
+    prefixes: int
+    venues: int
 
 
 class Snapshot:
@@ -155,12 +74,15 @@ class Snapshot:
                 f"{path}: no such snapshot (build one with `citecheck snapshot build`)"
             )
         self._connections: list[sqlite3.Connection] = []
+        self._about: list[dict[str, str]] = []
         for file in files:
             try:
                 connection = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
                 self._connections.append(connection)
                 connection.execute("SELECT pmid FROM works LIMIT 1")
+                connection.execute("SELECT name FROM venues LIMIT 1")
                 about = dict(connection.execute("SELECT name, value FROM about").fetchall())
+                self._about.append(about)
             except sqlite3.Error as exc:
                 self.close()
                 raise InputError(
@@ -201,7 +123,7 @@ class Snapshot:
 
     def by_arxiv(self, arxiv_id: str) -> list[WorkRecord]:
         """Records with this arXiv id (any version)."""
-        return self._everywhere("SELECT record FROM works WHERE arxiv = ?", _unversioned(arxiv_id))
+        return self._everywhere("SELECT record FROM works WHERE arxiv = ?", unversioned(arxiv_id))
 
     def by_pmid(self, pmid: str) -> list[WorkRecord]:
         """Records with this PubMed id."""
@@ -234,6 +156,40 @@ class Snapshot:
         if len(rows) <= _COMPARED:
             return rows
         return connection.execute(f"{sql} ORDER BY rank LIMIT ?", (query, limit)).fetchall()
+
+    def _holds(self, sql: str, value: str) -> bool:
+        return any(c.execute(sql, (value,)).fetchone() for c in self._connections)
+
+    def covers(self, reference: Reference) -> bool:
+        """Whether a snapshot declared complete can say this reference's work does not exist:
+        it holds works of the kind cited — its DOI's registrant, arXiv works for an arXiv id,
+        PubMed-indexed works for a PMID, works of the cited venue for a title alone. A complete
+        DBLP copy says nothing of a medical journal's article."""
+        if reference.doi:
+            return self._holds("SELECT 1 FROM prefixes WHERE prefix = ?", doi_prefix(reference.doi))
+        if reference.arxiv_id or reference.pmid:
+            kind = "arxiv" if reference.arxiv_id else "pmid"
+            return any(json.loads(a.get("identified", "{}")).get(kind) for a in self._about)
+        venue = venue_key(reference.venue)
+        return bool(venue) and self._holds("SELECT 1 FROM venues WHERE name = ?", venue)
+
+    def info(self) -> SnapshotInfo:
+        """What the snapshot holds, summed over its shards."""
+        sources: dict[str, int] = {}
+        files: list[tuple[str, int, int, int]] = []
+        built: set[str] = set()
+        prefixes = venues = 0
+        for connection, about in zip(self._connections, self._about, strict=True):
+            for source, count in json.loads(about.get("sources", "{}")).items():
+                sources[source] = sources.get(source, 0) + int(count)
+            files += [tuple(f) for f in json.loads(about.get("files", "[]"))]
+            built.add(about.get("built", ""))
+            prefixes += connection.execute("SELECT count(*) FROM prefixes").fetchone()[0]
+            venues += connection.execute("SELECT count(*) FROM venues").fetchone()[0]
+        return SnapshotInfo(
+            str(self.path), self.complete, sorted(b for b in built if b), sources, files,
+            prefixes, venues,
+        )  # fmt: skip
 
     def close(self) -> None:
         """Close the database files."""

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citecore.registries.snapshot import MANIFEST, build_snapshot, write_manifest
+from citecore.registries.snapshot import MANIFEST, write_manifest
+from citecore.registries.snapshot_build import MAX_SKIPPED, SnapshotBuild, build_snapshot
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -30,19 +31,33 @@ def deal_into_shards(dumps: Sequence[Path], shards: int) -> list[list[Path]]:
 
 
 def build_sharded_snapshot(
-    dumps: Sequence[Path], folder: Path, shards: int, complete: bool, client: Client
-) -> tuple[int, int]:
-    """Build the snapshot in `folder` from `dumps`, one shard per worker task; returns
-    (records imported, lines skipped). The folder's old manifest goes first: while the shards
-    are rebuilt, it is no snapshot."""
+    dumps: Sequence[Path],
+    folder: Path,
+    shards: int,
+    complete: bool,
+    client: Client,
+    max_skipped: float = MAX_SKIPPED,
+) -> SnapshotBuild:
+    """Build the snapshot in `folder` from `dumps`, one shard per worker task; returns what
+    every shard imported. The folder's old manifest goes first: while the shards are rebuilt,
+    it is no snapshot; a shard refused (a file it cannot read) leaves none."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / MANIFEST).unlink(missing_ok=True)
     groups = deal_into_shards(dumps, shards)
     names = [f"shard-{n:04d}.sqlite3" for n in range(len(groups))]
     futures = client.map(
-        build_snapshot, groups, [folder / name for name in names], complete=complete, retries=3
+        build_snapshot,
+        groups,
+        [folder / name for name in names],
+        complete=complete,
+        max_skipped=max_skipped,
+        retries=3,
     )
-    counts = client.gather(futures)
-    imported = sum(c[0] for c in counts)
-    write_manifest(folder, names, imported, complete)
-    return imported, sum(c[1] for c in counts)
+    built: list[SnapshotBuild] = client.gather(futures)
+    sources: dict[str, int] = {}
+    for shard in built:
+        for source, count in shard.sources.items():
+            sources[source] = sources.get(source, 0) + count
+    whole = SnapshotBuild(tuple(f for shard in built for f in shard.files), sources)
+    write_manifest(folder, names, whole.imported, complete)
+    return whole

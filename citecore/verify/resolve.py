@@ -111,10 +111,14 @@ async def _unasked(request: RegistryRequest) -> RegistryResponse:
     return RegistryResponse(request, Status.FAILED, failure=Failure.OFFLINE)
 
 
-def _closed_world(snapshot: Snapshot | None, client: RegistryClient) -> Snapshot | None:
-    """The snapshot, when it is the only source to consult: declared complete, run offline."""
+def _closed_world(
+    snapshot: Snapshot | None, client: RegistryClient, reference: Reference
+) -> Snapshot | None:
+    """The snapshot, when it is the only source to consult: declared complete, run offline, and
+    holding works of the kind cited (`Snapshot.covers`); else what it lacks stays unverifiable
+    offline."""
     if snapshot is not None and snapshot.complete and client.settings.offline:
-        return snapshot
+        return snapshot if snapshot.covers(reference) else None
     return None
 
 
@@ -128,10 +132,10 @@ async def _verdict(
     """The verdict: the reference's identifiers resolved and the record that fits best compared,
     its open questions asked; without an identifier that resolves, its title looked for."""
     trail = Trail()
-    closed = _closed_world(snapshot, client)
-    fetch = _unasked if closed else memoized(client.fetch)
     reference, left_out = identifiers_to_ask(reference)
     trail.notes.extend(left_out)
+    closed = _closed_world(snapshot, client, reference)
+    fetch = _unasked if closed else memoized(client.fetch)
     if is_short_doi(reference.doi):
         reference = await expand_short_doi(reference, fetch, trail)
     lookup = _lookup(reference, client, fetch, trail, snapshot, closed)

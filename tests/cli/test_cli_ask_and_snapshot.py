@@ -72,9 +72,17 @@ def test_snapshot_build_reports_what_it_imported(
     with gzip.open(dump, "wt", encoding="utf-8") as stream:
         stream.write(json.dumps(record) + "\n{broken\n")
     target = tmp_path / "snapshot.sqlite3"
-    assert main(["snapshot", "build", str(dump), "-o", str(target), "--complete"]) == 0
-    err = capsys.readouterr().err
-    assert f"{target}: 1 records imported, 1 lines skipped (declared complete)" in err
+    build = ["snapshot", "build", str(dump), "-o", str(target), "--complete"]
+    # Half the file unreadable: refused, with the line and why, and how to import it anyway.
+    assert main(build) == 2
+    refused = capsys.readouterr().err
+    assert f"{dump}: 1 of 2 lines (50%) could not be read, more than 5%" in refused
+    assert "line 2: not JSON ({broken)" in refused and "--max-skipped 0.50" in refused
+    assert not target.exists()
+    assert main([*build, "--max-skipped", "0.5"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert f"{target}: 1 records imported (crossref 1), 1 lines skipped (declared complete)" in err
+    assert f"citecheck: {dump}: 1 of 2 lines skipped: line 2: not JSON ({{broken)" in err
 
 
 @pytest.mark.parametrize("damage", ["missing", "not gzip"])

@@ -13,7 +13,7 @@ import pytest
 import citecore.filter.run as filter_run
 from citecore.filter.run import run_filter
 from citecore.pandoc.reader import read_markdown
-from citecore.registries.snapshot import build_snapshot
+from citecore.registries.snapshot_build import build_snapshot
 
 BIB = (
     "@article{known2020, title = {A Known Work}, author = {Doe, Jane}, journal = {J}, "
@@ -88,7 +88,9 @@ def test_the_result_depends_on_the_document_its_options_and_its_bibliography(
     tmp_path: Path,
 ) -> None:
     dump = tmp_path / "records.jsonl"
-    dump.write_text("")
+    dump.write_text(
+        '{"source": "crossref", "title": "A Known Work", "doi": "10.5555/known", "year": 2020}\n'
+    )
     snapshot = tmp_path / "records.sqlite3"
     build_snapshot([dump], snapshot, complete=False)
     outcome, _ = _run(_paper(tmp_path, f"citecheck:\n  snapshot: {snapshot}\n"))

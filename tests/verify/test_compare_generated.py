@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from citecore.bib.bibtex import parse_bibtex
 from citecore.model import Person, Reference
 from citecore.registries.record import WorkRecord
-from citecore.registries.snapshot import parse_line
+from citecore.registries.snapshot_build import parse_line
 from citecore.verify.compare import compare, compare_titles
 from tests.world import WORLD
 

@@ -15,7 +15,7 @@ from citecore.model import ReferenceFlag, ReferenceResult, ReferenceVerdict, Sou
 from citecore.registries import arxiv, crossref
 from citecore.registries.registry import SourcePolicy
 from citecore.registries.settings import ClientSettings
-from citecore.registries.snapshot import build_snapshot
+from citecore.registries.snapshot_build import build_snapshot
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, Reply
 from tests.world import World
@@ -189,9 +189,9 @@ def test_the_world_as_a_snapshot_gives_the_same_verdicts(
     from tests.world import WORLD
 
     target = tmp_path / "world.sqlite3"
-    imported, _ = build_snapshot(
+    imported = build_snapshot(
         [WORLD / "openalex-works.jsonl", WORLD / "crossref-works.jsonl"], target
-    )
+    ).imported
     assert imported == 1086 + 483
     bib = (
         f"@inproceedings{{a, {FEDNP}, doi = {{10.1609/aaai.v37i9.26237}}, booktitle = {{AAAI}}}}\n"

@@ -1,0 +1,274 @@
+"""Building a snapshot from the registries' dumps: Crossref and OpenAlex JSON lines (one work per
+line, as their bulk dumps and APIs give them, gzipped or not) and citecheck's own normalized
+JSON lines.
+
+A build reads what it is given or says it cannot, file by file: a file that gives no record, or
+whose unreadable lines pass a small share (`max_skipped`, 5% unless asked otherwise), stops the
+build with the first lines skipped and why, and nothing replaces the snapshot there. A readable
+work without a title (Crossref registers figures and components under DOIs of their own) is no
+reading failure: it is counted apart. The snapshot records what it holds — records per source,
+the files they came from, the DOI prefixes and venues of its works — so that a snapshot declared
+complete speaks only for the kinds of work it holds (`snapshot.Snapshot.covers`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import json
+import os
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citecore.errors import InputError
+from citecore.identifiers import arxiv_from_doi
+from citecore.normalize import fold
+from citecore.registries import crossref, openalex
+from citecore.registries.record import WorkRecord
+from citecore.serialize import record_from_data, to_compact_data
+
+SCHEMA = (
+    "CREATE TABLE works (id INTEGER PRIMARY KEY, doi TEXT, arxiv TEXT, pmid TEXT, "
+    "title TEXT NOT NULL, record TEXT NOT NULL)",
+    "CREATE INDEX works_doi ON works (doi)",
+    "CREATE INDEX works_arxiv ON works (arxiv)",
+    "CREATE INDEX works_pmid ON works (pmid)",
+    "CREATE VIRTUAL TABLE titles USING fts5 (title, content='works', content_rowid='id')",
+    "CREATE TABLE about (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # What kinds of work the snapshot holds: the registrants of its DOIs, and its venues.
+    "CREATE TABLE prefixes (prefix TEXT PRIMARY KEY, works INTEGER NOT NULL)",
+    "CREATE TABLE venues (name TEXT PRIMARY KEY, works INTEGER NOT NULL)",
+)
+# Unreadable lines a dump may hold before the build stops: a real dump has the odd damaged
+# line; a file of another format has nothing else.
+MAX_SKIPPED = 0.05
+_SHOWN = 3  # skipped lines named, per file
+
+
+def unversioned(arxiv_id: str) -> str:
+    """An arXiv id without its version (`2104.12255v1` → `2104.12255`)."""
+    return re.sub(r"v\d+$", "", arxiv_id)
+
+
+def doi_prefix(doi: str) -> str:
+    """The registrant part of a DOI (`10.1371` of `10.1371/journal.pone.1`), lower case."""
+    return doi.lower().split("/", 1)[0] if "/" in doi else ""
+
+
+_NUMBERS = re.compile(r"\b\d+(?:st|nd|rd|th)?\b|\bvol(?:ume)?\b")
+_PROCEEDINGS = re.compile(r"^(?:proceedings|proc)(?: of)?(?: the)? ")
+
+
+def venue_key(name: str) -> str:
+    """A venue's name as the snapshot files it: folded, without the numbers of its volumes,
+    editions and years ("Advances in Neural Information Processing Systems 35" and "… Systems"
+    are one venue), without a leading "Proceedings of the"."""
+    folded = " ".join(_NUMBERS.sub(" ", fold(name.replace("&", " and "))).split())
+    return _PROCEEDINGS.sub("", folded)
+
+
+def read_line(line: str) -> WorkRecord | str:
+    """One JSON line as a WorkRecord — a Crossref work, an OpenAlex work, or a normalized record
+    (citecheck's own form) — or why it is none."""
+    try:
+        data: Any = json.loads(line)
+    except ValueError:
+        return "not JSON"
+    if not isinstance(data, dict):
+        return "JSON, but not an object"
+    if "message" in data and isinstance(data["message"], dict):
+        data = data["message"]
+    if "source" in data and "title" in data and isinstance(data["title"], str):
+        try:
+            return record_from_data(WorkRecord, data)
+        except (ValueError, KeyError, TypeError):
+            return "a normalized record with fields of the wrong kind"
+    try:
+        if "DOI" in data:
+            return crossref.parse_item(data)
+        if str(data.get("id", "")).startswith("https://openalex.org/"):
+            return openalex.parse_work(json.dumps(data))
+    except ValueError:
+        return "a Crossref or OpenAlex work that cannot be read"
+    return "not a Crossref, OpenAlex or normalized work"
+
+
+def parse_line(line: str) -> WorkRecord | None:
+    """One JSON line as a WorkRecord, or None for a line that is none (`read_line` says why)."""
+    read = read_line(line)
+    return None if isinstance(read, str) else read
+
+
+@dataclass(frozen=True, slots=True)
+class DumpFile:
+    """What one dump file gave: its records, its works without a title, its unreadable lines
+    and the first of them with why."""
+
+    path: str
+    records: int = 0
+    untitled: int = 0
+    skipped: int = 0
+    first_skipped: tuple[str, ...] = ()
+
+    @property
+    def lines(self) -> int:
+        """Every non-blank line read."""
+        return self.records + self.untitled + self.skipped
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotBuild:
+    """What a build imported: each file's account, and records per source."""
+
+    files: tuple[DumpFile, ...]
+    sources: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def imported(self) -> int:
+        """Records imported from every file."""
+        return sum(f.records for f in self.files)
+
+    @property
+    def skipped(self) -> int:
+        """Unreadable lines of every file."""
+        return sum(f.skipped for f in self.files)
+
+
+def _numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
+    opened = gzip.open if path.suffix.lower() == ".gz" else open
+    try:
+        with opened(path, "rt", encoding="utf-8", errors="replace") as stream:
+            yield from ((n, line) for n, line in enumerate(stream, 1) if line.strip())
+    except (OSError, EOFError) as exc:  # a truncated or non-gzip .gz
+        raise InputError(f"{path}: cannot be read as JSON lines ({exc})") from exc
+
+
+def _shown(line: str) -> str:
+    text = " ".join(line.split())
+    return text[:60] + ("…" if len(text) > 60 else "")
+
+
+class _Writer:
+    """Rows into a new snapshot database, with the counts of what it holds."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+        self.sources: Counter[str] = Counter()
+        self.prefixes: Counter[str] = Counter()
+        self.venues: Counter[str] = Counter()
+        self.identified: Counter[str] = Counter()  # records with an arXiv id, with a PMID
+
+    def add(self, record: WorkRecord) -> None:
+        arxiv = unversioned(record.arxiv_id or arxiv_from_doi(record.doi))
+        cursor = self.connection.execute(
+            "INSERT INTO works (doi, arxiv, pmid, title, record) VALUES (?, ?, ?, ?, ?)",
+            (
+                record.doi.lower(),
+                arxiv,
+                record.pmid,
+                record.title,
+                json.dumps(to_compact_data(record), separators=(",", ":")),
+            ),
+        )
+        self.connection.execute(
+            "INSERT INTO titles (rowid, title) VALUES (?, ?)", (cursor.lastrowid, record.title)
+        )
+        self.sources[record.source.value] += 1
+        if doi_prefix(record.doi):
+            self.prefixes[doi_prefix(record.doi)] += 1
+        self.identified.update(
+            kind for kind, held in (("arxiv", arxiv), ("pmid", record.pmid)) if held
+        )
+        for name in {venue_key(v) for v in (record.venue, *record.venue_names)} - {""}:
+            self.venues[name] += 1
+
+    def read(self, path: Path) -> DumpFile:
+        records = untitled = skipped = 0
+        first: list[str] = []
+        for number, line in _numbered_lines(path):
+            read = read_line(line)
+            if isinstance(read, str):
+                skipped += 1
+                if len(first) < _SHOWN:
+                    first.append(f"line {number}: {read} ({_shown(line)})")
+            elif not read.title:
+                untitled += 1
+            else:
+                self.add(read)
+                records += 1
+        return DumpFile(str(path), records, untitled, skipped, tuple(first))
+
+    def finish(self, complete: bool, files: list[DumpFile]) -> None:
+        about = {
+            "complete": "yes" if complete else "no",
+            "built": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"),
+            "sources": json.dumps(dict(self.sources)),
+            "identified": json.dumps(dict(self.identified)),
+            "files": json.dumps([[f.path, f.records, f.untitled, f.skipped] for f in files]),
+        }
+        self.connection.executemany("INSERT INTO about VALUES (?, ?)", about.items())
+        self.connection.executemany("INSERT INTO prefixes VALUES (?, ?)", self.prefixes.items())
+        self.connection.executemany("INSERT INTO venues VALUES (?, ?)", self.venues.items())
+
+
+def refusal(files: Iterable[DumpFile], max_skipped: float) -> str:
+    """Why the files cannot make a snapshot ("" when they can): each file that gave no record,
+    or whose unreadable lines pass `max_skipped` of its lines, with its first skipped lines."""
+    said = []
+    for dump in files:
+        why = "; ".join(dump.first_skipped)
+        if dump.records == 0 and dump.untitled == 0:
+            said.append(f"{dump.path}: no record read ({dump.skipped} lines skipped: {why})")
+        elif dump.lines and dump.skipped / dump.lines > max_skipped:
+            share = dump.skipped / dump.lines
+            said.append(
+                f"{dump.path}: {dump.skipped} of {dump.lines} lines ({share:.0%}) could not be "
+                f"read, more than {max_skipped:.0%} ({why}); give --max-skipped {share:.2f} to "
+                "import the rest anyway"
+            )
+    if said:
+        said.append(
+            "snapshot build reads JSON lines of Crossref works, OpenAlex works or citecheck's "
+            "normalized records"
+        )
+    return "\n".join(said)
+
+
+def build_snapshot(
+    sources: Iterable[Path],
+    target: Path,
+    complete: bool = False,
+    max_skipped: float = MAX_SKIPPED,
+) -> SnapshotBuild:
+    """A new snapshot at `target` of every work in the JSON-lines files, replacing one there only
+    once every file was read; `complete` declares it a full copy of the registries it holds.
+    Raises InputError naming each file that cannot be imported (`refusal`), and when a
+    snapshot declared complete would hold no record."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    partial.unlink(missing_ok=True)
+    try:
+        with sqlite3.connect(partial) as connection:
+            for statement in SCHEMA:
+                connection.execute(statement)
+            writer = _Writer(connection)
+            files = [writer.read(path) for path in sources]
+            refused = refusal(files, max_skipped)
+            if refused:
+                raise InputError(refused)
+            if complete and not writer.sources:
+                raise InputError(
+                    f"{target}: no record imported: a snapshot with no record cannot be "
+                    "declared complete (--complete)"
+                )
+            writer.finish(complete, files)
+        connection.close()
+        partial.replace(target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return SnapshotBuild(tuple(files), dict(writer.sources))
