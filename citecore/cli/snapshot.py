@@ -17,10 +17,15 @@ def register(commands: Commands) -> None:
     snapshot = commands.add_parser("snapshot", help="local snapshots of registry records")
     snapshot_commands = snapshot.add_subparsers(dest="snapshot_command", required=True)
     build = snapshot_commands.add_parser(
-        "build", help="import Crossref/OpenAlex/normalized JSON-lines into a snapshot"
+        "build",
+        help="import Crossref/OpenAlex/arXiv/normalized JSON lines or DBLP's XML into a snapshot",
     )
     build.add_argument(
-        "dumps", nargs="+", type=Path, metavar="DUMP.jsonl", help="JSON-lines files (.gz too)"
+        "dumps",
+        nargs="+",
+        type=Path,
+        metavar="DUMP",
+        help="JSON-lines files or DBLP's dblp.xml (.gz too)",
     )
     build.add_argument(
         "-o", "--output", type=Path, required=True, metavar="SNAPSHOT", help="snapshot to write"
@@ -45,6 +50,12 @@ def register(commands: Commands) -> None:
         help=f"the share of a file's lines that may be unreadable (default {MAX_SKIPPED}); a "
         "file past it, or giving no record, stops the build",
     )
+    build.add_argument(
+        "--dtd",
+        type=Path,
+        metavar="dblp.dtd",
+        help="DBLP's DTD for its XML dump (default: the dblp.dtd beside the dump)",
+    )
     cluster_flags(build, "build the shards")
     build.set_defaults(run=run_build)
     info = snapshot_commands.add_parser(
@@ -66,7 +77,7 @@ def run_build(args: argparse.Namespace) -> int:
     if args.shards is not None:
         built = _build_shards(args)
     else:
-        built = build_snapshot(args.dumps, args.output, args.complete, args.max_skipped)
+        built = build_snapshot(args.dumps, args.output, args.complete, args.max_skipped, args.dtd)
     declared = " (declared complete)" if args.complete else ""
     held = ", ".join(f"{source} {count}" for source, count in sorted(built.sources.items()))
     untitled = sum(f.untitled for f in built.files)
@@ -122,5 +133,5 @@ def _build_shards(args: argparse.Namespace) -> SnapshotBuild:
     scheduler, workers = cluster_place(args)
     with cluster_client(scheduler, workers) as client:
         return build_sharded_snapshot(
-            args.dumps, args.output, args.shards, args.complete, client, args.max_skipped
+            args.dumps, args.output, args.shards, args.complete, client, args.max_skipped, args.dtd
         )

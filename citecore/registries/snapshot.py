@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +33,20 @@ from citecore.serialize import record_from_data
 MANIFEST = "manifest.json"
 # How many title matches are compared one by one before BM25 is asked to pick the best.
 _COMPARED = 200
+# A title not found whole is looked for by this many of its rarest words, any of them: a changed
+# word is then unlikely to be among them, and rare words' posting lists are short.
+_RARE_WORDS = 3
+
+
+def _rarest(connection: sqlite3.Connection, words: list[str], count: int) -> list[str]:
+    """The `count` words of a title that fewest titles of the snapshot hold (words it holds
+    in none are left out: they cannot find anything)."""
+    held = []
+    for word in dict.fromkeys(fold(w) for w in words):
+        row = connection.execute("SELECT doc FROM title_terms WHERE term = ?", (word,)).fetchone()
+        if row is not None:
+            held.append((row[0], word))
+    return [word for _, word in sorted(held)[:count]]
 
 
 def write_manifest(folder: Path, shards: list[str], records: int, complete: bool) -> None:
@@ -75,12 +89,14 @@ class Snapshot:
             )
         self._connections: list[sqlite3.Connection] = []
         self._about: list[dict[str, str]] = []
+        self._venue_hits: dict[tuple[str, ...], bool] = {}
         for file in files:
             try:
                 connection = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
                 self._connections.append(connection)
                 connection.execute("SELECT pmid FROM works LIMIT 1")
                 connection.execute("SELECT name FROM venues LIMIT 1")
+                connection.execute("SELECT term FROM title_terms LIMIT 1")
                 about = dict(connection.execute("SELECT name, value FROM about").fetchall())
                 self._about.append(about)
             except sqlite3.Error as exc:
@@ -130,18 +146,33 @@ class Snapshot:
         return self._everywhere("SELECT record FROM works WHERE pmid = ?", pmid)
 
     def search(self, title: str, limit: int = 5) -> list[WorkRecord]:
-        """Records whose title contains the title's words, the most alike first (across
-        shards, every shard's matches together)."""
-        words = re.findall(r"\w+", title)
+        """Records whose title holds the title's words, the most alike first (across shards,
+        every shard's matches together). Case, punctuation and LaTeX commands do not count; a
+        title whose words are not all there (a word changed, a subtitle the record lacks) is
+        looked for by its rarest words instead, and the caller's fuzzy comparison decides."""
+        words = re.findall(r"\w+", re.sub(r"\\[A-Za-z]+", " ", title))
         if not words:
             return []
-        query = " ".join(f'"{w}"' for w in words)
         matches: list[tuple[str, str]] = []
         for connection in self._connections:
-            matches.extend(self._matches(connection, query, limit))
+            matches.extend(self._matches(connection, " ".join(f'"{w}"' for w in words), limit))
+        if not matches:
+            for connection in self._connections:
+                rare = " OR ".join(f'"{w}"' for w in _rarest(connection, words, _RARE_WORDS))
+                if rare:
+                    matches.extend(self._ranked(connection, rare, _COMPARED))
         wanted = fold(title)
         matches.sort(key=lambda match: -fuzz.ratio(wanted, fold(match[0])))
         return self._records((record,) for _, record in matches[:limit])
+
+    @staticmethod
+    def _ranked(connection: sqlite3.Connection, query: str, limit: int) -> list[tuple[str, str]]:
+        """(title, record) of the rows BM25 ranks best for `query`."""
+        return connection.execute(
+            "SELECT works.title, works.record FROM titles JOIN works ON works.id = titles.rowid "
+            "WHERE titles MATCH ? ORDER BY rank LIMIT ?",
+            (query, limit),
+        ).fetchall()
 
     @staticmethod
     def _matches(connection: sqlite3.Connection, query: str, limit: int) -> list[tuple[str, str]]:
@@ -160,18 +191,33 @@ class Snapshot:
     def _holds(self, sql: str, value: str) -> bool:
         return any(c.execute(sql, (value,)).fetchone() for c in self._connections)
 
-    def covers(self, reference: Reference) -> bool:
+    def covers(self, reference: Reference, venue_patterns: Sequence[str] = ()) -> bool:
         """Whether a snapshot declared complete can say this reference's work does not exist:
         it holds works of the kind cited — its DOI's registrant, arXiv works for an arXiv id,
-        PubMed-indexed works for a PMID, works of the cited venue for a title alone. A complete
-        DBLP copy says nothing of a medical journal's article."""
+        PubMed-indexed works for a PMID, works of the cited venue for a title alone (by the
+        venue's name, or by `venue_patterns`, which find a conference under its other names and
+        acronyms). A complete DBLP copy says nothing of a medical journal's article."""
         if reference.doi:
             return self._holds("SELECT 1 FROM prefixes WHERE prefix = ?", doi_prefix(reference.doi))
         if reference.arxiv_id or reference.pmid:
             kind = "arxiv" if reference.arxiv_id else "pmid"
             return any(json.loads(a.get("identified", "{}")).get(kind) for a in self._about)
         venue = venue_key(reference.venue)
-        return bool(venue) and self._holds("SELECT 1 FROM venues WHERE name = ?", venue)
+        if venue and self._holds("SELECT 1 FROM venues WHERE name = ?", venue):
+            return True
+        return bool(venue_patterns) and self._holds_venue_like(tuple(venue_patterns))
+
+    def _holds_venue_like(self, patterns: tuple[str, ...]) -> bool:
+        """Whether any venue of the snapshot matches one of `patterns` (each venue list read
+        once per set of patterns in a run: a bibliography cites few conferences)."""
+        if patterns not in self._venue_hits:
+            found = re.compile("|".join(f"(?:{p})" for p in patterns))
+            self._venue_hits[patterns] = any(
+                found.search(name)
+                for connection in self._connections
+                for (name,) in connection.execute("SELECT name FROM venues")
+            )
+        return self._venue_hits[patterns]
 
     def info(self) -> SnapshotInfo:
         """What the snapshot holds, summed over its shards."""

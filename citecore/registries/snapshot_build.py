@@ -1,6 +1,6 @@
 """Building a snapshot from the registries' dumps: Crossref and OpenAlex JSON lines (one work per
-line, as their bulk dumps and APIs give them, gzipped or not) and citecheck's own normalized
-JSON lines.
+line, as their bulk dumps and APIs give them, gzipped or not), arXiv's metadata snapshot (JSON
+lines), citecheck's own normalized JSON lines, and DBLP's XML dump (`dblp_dump`).
 
 A build reads what it is given or says it cannot, file by file: a file that gives no record, or
 whose unreadable lines pass a small share (`max_skipped`, 5% unless asked otherwise), stops the
@@ -28,7 +28,8 @@ from typing import Any
 from citecore.errors import InputError
 from citecore.identifiers import arxiv_from_doi
 from citecore.normalize import fold
-from citecore.registries import crossref, openalex
+from citecore.registries import arxiv, crossref, openalex
+from citecore.registries.dblp_dump import dblp_records, is_dblp_dump
 from citecore.registries.record import WorkRecord
 from citecore.serialize import record_from_data, to_compact_data
 
@@ -39,6 +40,8 @@ SCHEMA = (
     "CREATE INDEX works_arxiv ON works (arxiv)",
     "CREATE INDEX works_pmid ON works (pmid)",
     "CREATE VIRTUAL TABLE titles USING fts5 (title, content='works', content_rowid='id')",
+    # How many titles hold each word: a title not found whole is looked for by its rarest words.
+    "CREATE VIRTUAL TABLE title_terms USING fts5vocab (titles, row)",
     "CREATE TABLE about (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # What kinds of work the snapshot holds: the registrants of its DOIs, and its venues.
     "CREATE TABLE prefixes (prefix TEXT PRIMARY KEY, works INTEGER NOT NULL)",
@@ -89,13 +92,15 @@ def read_line(line: str) -> WorkRecord | str:
         except (ValueError, KeyError, TypeError):
             return "a normalized record with fields of the wrong kind"
     try:
+        if "authors_parsed" in data:
+            return arxiv.parse_metadata(data)
         if "DOI" in data:
             return crossref.parse_item(data)
         if str(data.get("id", "")).startswith("https://openalex.org/"):
             return openalex.parse_work(json.dumps(data))
     except ValueError:
-        return "a Crossref or OpenAlex work that cannot be read"
-    return "not a Crossref, OpenAlex or normalized work"
+        return "a Crossref, OpenAlex or arXiv work that cannot be read"
+    return "not a Crossref, OpenAlex, arXiv or normalized work"
 
 
 def parse_line(line: str) -> WorkRecord | None:
@@ -156,8 +161,9 @@ def _shown(line: str) -> str:
 class _Writer:
     """Rows into a new snapshot database, with the counts of what it holds."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection, dtd: Path | None = None) -> None:
         self.connection = connection
+        self.dtd = dtd
         self.sources: Counter[str] = Counter()
         self.prefixes: Counter[str] = Counter()
         self.venues: Counter[str] = Counter()
@@ -187,15 +193,22 @@ class _Writer:
         for name in {venue_key(v) for v in (record.venue, *record.venue_names)} - {""}:
             self.venues[name] += 1
 
+    def _entries(self, path: Path) -> Iterator[tuple[int, WorkRecord | str, str]]:
+        """(line, record or why it is none, what the line holds) of a dump of either format."""
+        if is_dblp_dump(path):
+            yield from dblp_records(path, self.dtd)
+            return
+        for number, line in _numbered_lines(path):
+            yield number, read_line(line), _shown(line)
+
     def read(self, path: Path) -> DumpFile:
         records = untitled = skipped = 0
         first: list[str] = []
-        for number, line in _numbered_lines(path):
-            read = read_line(line)
+        for number, read, shown in self._entries(path):
             if isinstance(read, str):
                 skipped += 1
                 if len(first) < _SHOWN:
-                    first.append(f"line {number}: {read} ({_shown(line)})")
+                    first.append(f"line {number}: {read} ({shown})")
             elif not read.title:
                 untitled += 1
             else:
@@ -233,8 +246,8 @@ def refusal(files: Iterable[DumpFile], max_skipped: float) -> str:
             )
     if said:
         said.append(
-            "snapshot build reads JSON lines of Crossref works, OpenAlex works or citecheck's "
-            "normalized records"
+            "snapshot build reads JSON lines of Crossref works, OpenAlex works, arXiv's metadata "
+            "snapshot or citecheck's normalized records, and DBLP's XML dump"
         )
     return "\n".join(said)
 
@@ -244,11 +257,13 @@ def build_snapshot(
     target: Path,
     complete: bool = False,
     max_skipped: float = MAX_SKIPPED,
+    dtd: Path | None = None,
 ) -> SnapshotBuild:
-    """A new snapshot at `target` of every work in the JSON-lines files, replacing one there only
-    once every file was read; `complete` declares it a full copy of the registries it holds.
-    Raises InputError naming each file that cannot be imported (`refusal`), and when a
-    snapshot declared complete would hold no record."""
+    """A new snapshot at `target` of every work in the dumps (JSON lines, or DBLP's XML with its
+    DTD `dtd`, else the `dblp.dtd` beside it), replacing one there only once every file was
+    read; `complete` declares it a full copy of the registries it holds. Raises InputError
+    naming each file that cannot be imported (`refusal`), and when a snapshot declared complete
+    would hold no record."""
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     partial.unlink(missing_ok=True)
@@ -256,7 +271,7 @@ def build_snapshot(
         with sqlite3.connect(partial) as connection:
             for statement in SCHEMA:
                 connection.execute(statement)
-            writer = _Writer(connection)
+            writer = _Writer(connection, dtd)
             files = [writer.read(path) for path in sources]
             refused = refusal(files, max_skipped)
             if refused:

@@ -37,6 +37,7 @@ def build_sharded_snapshot(
     complete: bool,
     client: Client,
     max_skipped: float = MAX_SKIPPED,
+    dtd: Path | None = None,
 ) -> SnapshotBuild:
     """Build the snapshot in `folder` from `dumps`, one shard per worker task; returns what
     every shard imported. The folder's old manifest goes first: while the shards are rebuilt,
@@ -51,6 +52,7 @@ def build_sharded_snapshot(
         [folder / name for name in names],
         complete=complete,
         max_skipped=max_skipped,
+        dtd=dtd,
         retries=3,
     )
     built: list[SnapshotBuild] = client.gather(futures)

@@ -46,6 +46,7 @@ from citecore.verify.compare import (
     compare_titles,
 )
 from citecore.verify.trail import Fetch, Lookup, Trail, memoized, to_match
+from citecore.verify.venues import venue_patterns
 from citecore.verify.versions import follow_up
 
 if TYPE_CHECKING:
@@ -118,7 +119,8 @@ def _closed_world(
     holding works of the kind cited (`Snapshot.covers`); else what it lacks stays unverifiable
     offline."""
     if snapshot is not None and snapshot.complete and client.settings.offline:
-        return snapshot if snapshot.covers(reference) else None
+        covered = snapshot.covers(reference, venue_patterns(reference.venue))
+        return snapshot if covered else None
     return None
 
 

@@ -97,6 +97,16 @@ def identify(venue: str) -> Venue:
     return Venue(None, track, year)
 
 
+def venue_patterns(venue: str) -> tuple[str, ...]:
+    """Regular expressions that find the table conference `venue` names among folded venue
+    names, under any of its names or acronyms ("CVPR" and "Computer Vision and Pattern
+    Recognition" alike); none for a venue the table does not know."""
+    conference = identify(venue).conference if venue else None
+    if conference is None:
+        return ()
+    return (*conference.names, *(rf"\b{re.escape(a)}\b" for a in conference.acronyms))
+
+
 def without_crossref_doi(venue: str, year: int | None) -> bool:
     """True only when `venue` is a table conference whose proceedings of `year` gave their
     papers no Crossref DOI (NeurIPS, ICLR, USENIX Security; ICML outside ACM's years), so that

@@ -48,11 +48,11 @@ def _build(tmp_path: Path, name: str, content: bytes, *extra: str) -> tuple[int,
     [
         ("dblp.xml", b'<?xml version="1.0"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n'
          b'<article key="journals/x/Y20"><title>T</title></article>\n</dblp>\n',
-         "no record read (5 lines skipped: line 1: not JSON (<?xml"),
+         "DBLP's dump needs its DTD"),
         ("empty.jsonl", b"", "no record read (0 lines skipped"),
         ("blank.jsonl", b"\n\n   \n", "no record read"),
         ("other.jsonl", b'{"name": "a person"}\n{"name": "another"}\n',
-         "line 1: not a Crossref, OpenAlex or normalized work"),
+         "line 1: not a Crossref, OpenAlex, arXiv or normalized work"),
         ("list.jsonl", b"[1, 2, 3]\n", "line 1: JSON, but not an object"),
         ("half.jsonl", (WORKS + "not json\n" * 10).encode(),
          "10 of 50 lines (20%) could not be read, more than 5%"),
@@ -65,7 +65,7 @@ def test_what_cannot_be_read_stops_the_build_and_says_why(
     err = capsys.readouterr().err
     assert status == 2
     assert f"{dump}: " in err and says in err
-    assert "snapshot build reads JSON lines of Crossref works" in err
+    assert "snapshot build reads JSON lines of Crossref works" in err or "its DTD" in err
     assert not (tmp_path / "s.sqlite3").exists()
     assert not list(tmp_path.glob(".*.partial"))
 
@@ -76,16 +76,15 @@ def test_a_truncated_gzip_dump_is_named(tmp_path: Path, capsys: pytest.CaptureFi
     assert f"{dump}: cannot be read as JSON lines" in capsys.readouterr().err
 
 
-def test_the_real_dblp_dump_is_not_taken_for_json_lines(
+def test_an_xml_dump_with_no_work_in_it_gives_no_snapshot(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    xml = sorted(DBLP_XML.glob("*.xml"))
-    assert xml, "the shared DBLP fixtures hold the dump's format"
-    status = main(
-        ["snapshot", "build", str(xml[0]), "-o", str(tmp_path / "s.sqlite3"), "--complete"]
-    )
+    (tmp_path / "dblp.dtd").write_bytes((DBLP_XML / "dblp.dtd").read_bytes())
+    dump = tmp_path / "dblp.xml"
+    dump.write_text('<?xml version="1.0"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n</dblp>\n')
+    status = main(["snapshot", "build", str(dump), "-o", str(tmp_path / "s.sqlite3"), "--complete"])
     assert status == 2
-    assert "no record read" in capsys.readouterr().err
+    assert f"{dump}: no record read" in capsys.readouterr().err
 
 
 def test_the_share_of_damaged_lines_may_be_raised_on_purpose(
@@ -157,7 +156,7 @@ def test_any_dump_is_imported_or_refused_never_half_built(
         ('{"source": "crossref", "title": "T", "year": "not a year"}', "fields of the wrong kind"),
         ('{"id": "https://openalex.org/W1", "authorships": 5}', "cannot be read"),
         ('{"DOI": "10.1/x", "issued": 5}', "cannot be read"),
-        ('{"whatever": 1}', "not a Crossref, OpenAlex or normalized work"),
+        ('{"whatever": 1}', "not a Crossref, OpenAlex, arXiv or normalized work"),
     ],
 )
 def test_each_unreadable_line_says_why(line: str, why: str) -> None:
@@ -197,7 +196,7 @@ def test_offline_no_accusation_of_a_kind_the_snapshot_does_not_hold(tmp_path: Pa
     dump.write_text(WORKS)
     build_snapshot([dump], tmp_path / "s.sqlite3", complete=True)
     bib = (
-        "@article{held, title = {A Study Numbered 999 of Things}, author = {Doe, J.},"
+        "@article{held, title = {Fabricated Inquiry Into Quantum Gardening}, author = {Doe, J.},"
         " journal = {Journal of Tests}, year = 2020}\n"
         "@article{lancet, title = {A Trial of Something}, author = {Roe, R.},"
         " journal = {The Lancet}, year = 2019}\n"

@@ -1,0 +1,133 @@
+"""DBLP dumps in the format DBLP publishes (`dblp.xml`, ISO-8859-1, its DTD's entities for
+accented names), generated from the registry world of real works (../shared/fixtures/world/),
+for tests and benchmarks: every record type, `ee` links to DOIs and arXiv, homonym numbers,
+informal CoRR preprints, and the person pages (`www`) and artefacts (`data`) a dump also holds.
+Any number of records: past the world's, titles are made distinct by a numbered word."""
+
+from __future__ import annotations
+
+import gzip
+import html
+import re
+from collections.abc import Iterator
+from itertools import cycle, islice
+from pathlib import Path
+
+from citecore.registries.record import WorkRecord
+from citecore.registries.snapshot_build import parse_line
+from tests.paths import SHARED
+from tests.world import WORLD
+
+DTD = SHARED / "fixtures" / "dblp" / "dblp.dtd"
+_ENTITY = re.compile(r'<!ENTITY\s+(\w+)\s+"&#(\d+);"')
+
+
+def _entities() -> dict[str, str]:
+    """The DTD's named character entities, by the character they stand for."""
+    return {chr(int(code)): name for name, code in _ENTITY.findall(DTD.read_text("latin-1"))}
+
+
+ENTITIES = _entities()
+
+
+def escaped(text: str) -> str:
+    """Text as the dump writes it: markup escaped, accented letters as the DTD's entities (or a
+    character reference where it names none)."""
+    out = []
+    for char in html.escape(text, quote=False):
+        if ord(char) < 128:
+            out.append(char)
+        elif char in ENTITIES:
+            out.append(f"&{ENTITIES[char]};")
+        else:
+            out.append(f"&#{ord(char)};")
+    return "".join(out)
+
+
+def world_records() -> list[WorkRecord]:
+    """The world's works with a title and people as authors, as the snapshot reads them."""
+    found = []
+    for name in ("openalex-works.jsonl", "crossref-works.jsonl"):
+        for line in (WORLD / name).read_text(encoding="utf-8").splitlines():
+            record = parse_line(line) if line.strip() else None
+            if record is None or not record.title or not record.authors or len(record.title) >= 300:
+                continue
+            # DBLP lists people: a work signed by an organisation ("The PLOS ONE Staff") is not
+            # one of its records.
+            if not any(a.is_organization for a in record.authors):
+                found.append(record)
+    return found
+
+
+def record_xml(record: WorkRecord, number: int) -> str:
+    """One record as the dump holds it; every seventh author of a record gets a homonym
+    number, every eleventh record is an informal CoRR preprint."""
+    informal = number % 11 == 0
+    conference = bool(re.search(r"conference|proceedings|symposium|workshop", record.venue, re.I))
+    tag = "inproceedings" if conference and not informal else "article"
+    key = f"{'conf' if tag == 'inproceedings' else 'journals'}/gen/R{number}"
+    lines = [
+        f'<{tag} mdate="2024-01-01" key="{key}"' + (' publtype="informal">' if informal else ">")
+    ]
+    for index, author in enumerate(record.authors[:12]):
+        name = " ".join(p for p in (author.given, author.particle, author.family) if p)
+        homonym = f" {index + 1:04d}" if (number + index) % 7 == 0 else ""
+        lines.append(f"<author>{escaped(name)}{homonym}</author>")
+    lines.append(f"<title>{escaped(record.title)}.</title>")
+    if informal:
+        lines.append("<journal>CoRR</journal>")
+    elif tag == "inproceedings":
+        lines.append(f"<booktitle>{escaped(record.venue)}</booktitle>")
+    else:
+        lines.append(f"<journal>{escaped(record.venue or 'Journal of Things')}</journal>")
+    if record.year:
+        lines.append(f"<year>{record.year}</year>")
+    if record.doi:
+        lines.append(f"<ee>https://doi.org/{escaped(record.doi)}</ee>")
+    if record.arxiv_id:
+        lines.append(f'<ee type="oa">https://arxiv.org/abs/{record.arxiv_id}</ee>')
+    lines.append(f"<url>db/gen/{number}.html</url>")
+    lines.append(f"</{tag}>")
+    return "\n".join(lines)
+
+
+def _not_works(number: int) -> str:
+    """What a dump holds that is no work: a person's page and a data artefact."""
+    return (
+        f'<www mdate="2024-01-01" key="homepages/gen/{number}">\n<author>Person {number}</author>\n'
+        f"<title>Home Page</title>\n<url>https://example.org/{number}</url>\n</www>\n"
+        f'<data mdate="2024-01-01" key="data/gen/{number}">\n<title>A dataset {number}</title>\n'
+        "</data>"
+    )
+
+
+def numbered(records: list[WorkRecord], count: int) -> Iterator[WorkRecord]:
+    """`count` records cycling through `records`, each title past the first round given a
+    numbered word so that every title names one record."""
+    for number, record in enumerate(islice(cycle(records), count)):
+        if number < len(records):
+            yield record
+        else:
+            doi = f"{record.doi}.g{number}" if record.doi else ""
+            yield WorkRecord(
+                record.source, f"{record.title} n{number}x", record.authors, record.year,
+                record.venue, doi,
+            )  # fmt: skip
+
+
+def write_dump(path: Path, records: Iterator[WorkRecord] | list[WorkRecord]) -> int:
+    """Write a dump (gzipped when the name ends in .gz) with DBLP's DTD beside it; returns how
+    many works it holds."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    count = 0
+    with opener(path, "wt", encoding="iso-8859-1") as stream:
+        stream.write('<?xml version="1.0" encoding="ISO-8859-1"?>\n')
+        stream.write('<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n')
+        for number, record in enumerate(records):
+            stream.write(record_xml(record, number) + "\n")
+            if number % 100 == 0:
+                stream.write(_not_works(number) + "\n")
+            count += 1
+        stream.write("</dblp>\n")
+    (path.parent / "dblp.dtd").write_bytes(DTD.read_bytes())
+    return count

@@ -1,0 +1,211 @@
+"""DBLP's XML dump and arXiv's metadata snapshot imported as snapshots: the real records of
+../shared/fixtures/dblp/ as the dump holds them (entities, homonym numbers, informal preprints,
+`ee` links), dumps generated in the same format from the registry world, arXiv metadata lines
+in the form arXiv publishes; then references answered from them with no request, titles found
+as references mangle them, and a complete DBLP copy accusing only what it would hold."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from citecore.bib.bibtex import parse_bibtex
+from citecore.cli import main
+from citecore.errors import InputError
+from citecore.model import ReferenceVerdict, Source
+from citecore.registries.dblp_dump import dblp_records
+from citecore.registries.settings import ClientSettings
+from citecore.registries.snapshot import Snapshot
+from citecore.registries.snapshot_build import build_snapshot, read_line
+from citecore.verify.registry import RegistryVerifier
+from tests.generated_dblp import numbered, world_records, write_dump
+from tests.paths import SHARED
+
+EXCERPT = SHARED / "fixtures" / "dblp" / "excerpt.xml"
+
+
+def test_the_real_records_read_as_the_dump_holds_them() -> None:
+    read = {key: record for _, record, key in dblp_records(EXCERPT)}
+    assert len(read) == 12
+    spectre = read["tr/meltdown/s18"]
+    assert spectre.title == "Spectre Attacks: Exploiting Speculative Execution"
+    assert spectre.is_preprint  # publtype="informal"
+    assert spectre.url == "https://spectreattack.com/spectre.pdf"
+    prescher = next(a for a in spectre.authors if a.family == "Prescher")
+    assert (prescher.given, prescher.homonym) == ("Thomas", "0002")  # DBLP's, not the name
+    curricula = read["tr/acm/CS2013"]
+    assert (curricula.work_type, curricula.doi, curricula.year) == ("book", "10.1145/2534860", 2013)
+    ozsu = [a for r in read.values() for a in r.authors if a.family.endswith("zsu")]
+    assert ozsu and ozsu[0].family == "Özsu"  # the DTD's &Ouml;
+    thesis = read["ms/Vollmer2006"]
+    assert thesis.work_type == "mastersthesis" and not thesis.is_preprint
+
+
+def test_the_dump_needs_its_dtd_and_says_where_to_get_it(tmp_path: Path) -> None:
+    alone = tmp_path / "dblp.xml"
+    shutil.copy(EXCERPT, alone)
+    with pytest.raises(InputError, match=r"put dblp.dtd \(https://dblp.org/xml/dblp.dtd\) beside"):
+        list(dblp_records(alone))
+    assert len(list(dblp_records(alone, EXCERPT.with_name("dblp.dtd")))) == 12
+
+
+def test_a_truncated_download_is_named(tmp_path: Path) -> None:
+    dump = tmp_path / "dblp.xml.gz"
+    write_dump(dump, world_records()[:50])
+    dump.write_bytes(gzip.compress(gzip.decompress(dump.read_bytes())[:-2000]))
+    with pytest.raises(InputError, match="cannot be read as DBLP's XML dump"):
+        build_snapshot([dump], tmp_path / "s.sqlite3")
+    assert not (tmp_path / "s.sqlite3").exists()
+
+
+def test_a_generated_dump_gives_back_every_work(tmp_path: Path) -> None:
+    works = world_records()
+    dump = tmp_path / "dblp.xml.gz"
+    assert write_dump(dump, works) == len(works)
+    built = build_snapshot([dump], tmp_path / "s.sqlite3", complete=True)
+    assert built.imported == len(works)  # person pages and artefacts are no works
+    assert built.sources == {"dblp": len(works)}
+    snapshot = Snapshot(tmp_path / "s.sqlite3")
+    try:
+        for work in works[::25]:
+            found = snapshot.search(work.title)
+            assert found and found[0].title == work.title.rstrip(".")
+            # A name written "Given Family" reads back its last word as the family at least
+            # ("Ana Paula Costa Santos Senhuk": DBLP's own display form is as ambiguous).
+            read = [a.family.split()[-1] for a in found[0].authors]
+            assert read == [a.family.split()[-1] for a in work.authors[:12]]
+            if work.doi:
+                assert snapshot.by_doi(work.doi)[0].title == found[0].title
+    finally:
+        snapshot.close()
+
+
+def test_the_build_command_reads_dblps_dump(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dump = tmp_path / "dblp.xml.gz"
+    count = write_dump(dump, list(numbered(world_records(), 300)))
+    target = tmp_path / "dblp.sqlite3"
+    assert main(["snapshot", "build", str(dump), "-o", str(target), "--complete"]) == 0
+    assert f"{count} records imported (dblp {count})" in capsys.readouterr().err
+    assert main(["snapshot", "info", str(target)]) == 0
+    assert f"  dblp: {count} records" in capsys.readouterr().out
+
+
+# --- arXiv's metadata snapshot --------------------------------------------------------------
+
+ARXIV_LINE = {
+    "id": "1706.03762",
+    "submitter": "Ashish Vaswani",
+    "authors": "Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jones, Aidan N."
+    " Gomez, Lukasz Kaiser, Illia Polosukhin",
+    "title": "Attention Is All You Need",
+    "comments": "15 pages, 5 figures",
+    "journal-ref": None,
+    "doi": None,
+    "categories": "cs.CL cs.LG",
+    "abstract": "  The dominant sequence transduction models are based on complex recurrent...\n",
+    "versions": [
+        {"version": "v1", "created": "Mon, 12 Jun 2017 17:57:34 GMT"},
+        {"version": "v7", "created": "Wed, 2 Aug 2023 00:41:18 GMT"},
+    ],
+    "update_date": "2023-08-03",
+    "authors_parsed": [["Vaswani", "Ashish", ""], ["Shazeer", "Noam", ""], ["Parmar", "Niki", ""]],
+}
+
+
+def test_an_arxiv_metadata_line_reads_as_the_apis_record() -> None:
+    record = read_line(json.dumps(ARXIV_LINE))
+    assert not isinstance(record, str)
+    assert (record.source, record.arxiv_id, record.year) == (Source.ARXIV, "1706.03762", 2017)
+    assert record.title == "Attention Is All You Need"
+    assert [a.family for a in record.authors] == ["Vaswani", "Shazeer", "Parmar"]
+    assert record.is_preprint and record.abstract == ""
+    published = read_line(json.dumps({**ARXIV_LINE, "doi": "10.1103/PhysRevD.76.013009 ",
+                                      "journal-ref": "Phys.Rev.D76:013009,2007"}))  # fmt: skip
+    assert not isinstance(published, str)
+    assert (published.doi, published.venue) == (
+        "10.1103/physrevd.76.013009",
+        "Phys.Rev.D76:013009,2007",
+    )
+
+
+def test_arxiv_ids_and_titles_are_answered_from_the_snapshot(tmp_path: Path) -> None:
+    dump = tmp_path / "arxiv-metadata-oai-snapshot.json"
+    dump.write_text(json.dumps(ARXIV_LINE) + "\n")
+    build_snapshot([dump], tmp_path / "s.sqlite3")
+    snapshot = Snapshot(tmp_path / "s.sqlite3")
+    try:
+        assert snapshot.by_arxiv("1706.03762v5")[0].title == "Attention Is All You Need"
+        assert snapshot.search("Attention is all you need!")[0].arxiv_id == "1706.03762"
+    finally:
+        snapshot.close()
+
+
+# --- Titles as references write them ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "training language models to follow instructions with human feedback",  # case
+        "Training Language Models to Follow Instructions with Human-Feedback.",  # punctuation
+        "Training {L}anguage \\emph{Models} to Follow Instructions with Human Feedback",  # LaTeX
+        "Training Language Models to Follow Instructions",  # the rest of the title dropped
+        "Training Language Models to Follow Instruction with Human Feedback",  # a word changed
+        "Training language models to follow instructions with human feedback: RLHF at scale",
+    ],
+)
+def test_a_title_is_found_as_references_mangle_it(
+    tmp_path_factory: pytest.TempPathFactory, written: str
+) -> None:
+    target = tmp_path_factory.getbasetemp() / "world-dblp.sqlite3"
+    if not target.exists():
+        dump = tmp_path_factory.mktemp("dump") / "dblp.xml.gz"
+        write_dump(dump, world_records())
+        build_snapshot([dump], target)
+    snapshot = Snapshot(target)
+    try:
+        found = snapshot.search(written)
+        assert (
+            found
+            and found[0].title
+            == "Training Language Models to Follow Instructions with Human Feedback"
+        )
+    finally:
+        snapshot.close()
+
+
+# --- A complete DBLP copy, offline ------------------------------------------------------------
+
+
+def test_offline_a_complete_dblp_copy_settles_what_it_holds_and_accuses_nothing_else(
+    tmp_path: Path,
+) -> None:
+    dump = tmp_path / "dblp.xml.gz"
+    write_dump(dump, world_records())
+    build_snapshot([dump], tmp_path / "dblp.sqlite3", complete=True)
+    bib = (
+        "@inproceedings{real, title = {Training Language Models to Follow Instructions with "
+        "Human Feedback}, author = {Ouyang, Long and others}, booktitle = {Advances in Neural "
+        "Information Processing Systems}, year = 2022}\n"
+        "@inproceedings{made, title = {Citation Graph Transformers for Verifying Scholarly "
+        "Claims}, author = {Holt, Maren}, booktitle = {NeurIPS}, year = 2023}\n"
+        "@article{medical, title = {A Trial of Something in Adults}, author = {Roe, R.}, "
+        "journal = {The Lancet}, year = 2019}\n"
+    )
+    references = parse_bibtex(bib, "refs.bib").references
+    settings = ClientSettings.from_environment({}, offline=True)
+    verifier = RegistryVerifier(
+        settings, tmp_path / "c.sqlite3", snapshot_path=tmp_path / "dblp.sqlite3"
+    )
+    results = verifier.verify(references)
+    assert results["real"].verdict is ReferenceVerdict.VERIFIED
+    assert results["real"].sources == ("snapshot",)
+    # NeurIPS under its acronym: the copy holds NeurIPS papers, so one it lacks does not exist.
+    assert results["made"].verdict is ReferenceVerdict.NOT_FOUND
+    assert results["medical"].verdict is ReferenceVerdict.UNVERIFIABLE
