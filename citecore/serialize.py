@@ -35,22 +35,44 @@ def to_data(value: Any) -> Any:
 def to_compact_data(value: Any) -> Any:
     """`to_data` leaving out every dataclass field that holds its default (`from_data` puts it
     back): what a store of millions of records keeps."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        kept = {}
-        for f in dataclasses.fields(value):
-            field_value = getattr(value, f.name)
-            if f.default is not dataclasses.MISSING and field_value == f.default:
-                continue
-            if f.default_factory is not dataclasses.MISSING and field_value == f.default_factory():
-                continue
-            kept[f.name] = to_compact_data(field_value)
-        return kept
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    kind = type(value)
+    fields = _DEFAULTS[kind] if kind in _DEFAULTS else _defaults(kind)
+    if fields is not None:
+        return {
+            name: to_compact_data(field_value)
+            for name, default in fields
+            if (field_value := getattr(value, name)) is not default and field_value != default
+        }
     if isinstance(value, (tuple, list, frozenset, set)):
         items = [to_compact_data(v) for v in value]
         return sorted(items) if isinstance(value, (frozenset, set)) else items
     if isinstance(value, dict):
         return {str(k): to_compact_data(v) for k, v in value.items()}
     return to_data(value)
+
+
+_REQUIRED = object()  # a field without a default: always kept
+_DEFAULTS: dict[type, tuple[tuple[str, Any], ...] | None] = {}
+
+
+def _defaults(kind: type) -> tuple[tuple[str, Any], ...] | None:
+    """A dataclass's fields with their defaults (`_REQUIRED` for none), read once per class (a
+    snapshot serializes millions of records); None for a type that is no dataclass."""
+    if not dataclasses.is_dataclass(kind):
+        _DEFAULTS[kind] = None
+        return None
+    found = []
+    for f in dataclasses.fields(kind):
+        if f.default is not dataclasses.MISSING:
+            found.append((f.name, f.default))
+        elif f.default_factory is not dataclasses.MISSING:
+            found.append((f.name, f.default_factory()))
+        else:
+            found.append((f.name, _REQUIRED))
+    _DEFAULTS[kind] = tuple(found)
+    return _DEFAULTS[kind]
 
 
 def from_data(kind: Any, data: Any) -> Any:

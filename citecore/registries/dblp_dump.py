@@ -20,6 +20,7 @@ from __future__ import annotations
 import gzip
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,10 @@ class _DtdBeside(etree.Resolver):
         return None
 
 
+# A person signs many records: each name is read once (a pure function of the name).
+_person = lru_cache(maxsize=262_144)(parse_display_name)
+
+
 def _text(element: Any) -> str:
     return " ".join("".join(element.itertext()).split())
 
@@ -86,7 +91,7 @@ def _record(element: Any) -> WorkRecord:
     return WorkRecord(
         source=Source.DBLP,
         title=title.rstrip("."),
-        authors=tuple(parse_display_name(name) for name in people if name),
+        authors=tuple(_person(name) for name in people if name),
         year=int(year_text) if year_text.isdigit() else None,
         venue=venue,
         doi=doi,

@@ -22,6 +22,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,7 @@ _NUMBERS = re.compile(r"\b\d+(?:st|nd|rd|th)?\b|\bvol(?:ume)?\b")
 _PROCEEDINGS = re.compile(r"^(?:proceedings|proc)(?: of)?(?: the)? ")
 
 
+@lru_cache(maxsize=65_536)  # a dump names few venues, millions of times
 def venue_key(name: str) -> str:
     """A venue's name as the snapshot files it: folded, without the numbers of its volumes,
     editions and years ("Advances in Neural Information Processing Systems 35" and "… Systems"
