@@ -31,6 +31,18 @@ from citecore.registries.snapshot_build import doi_prefix, unversioned, venue_ke
 from citecore.serialize import record_from_data
 
 MANIFEST = "manifest.json"
+_SNAPSHOT_SUFFIXES = (".sqlite3", ".sqlite", ".db")
+# The copies that can speak for identifiers: DOI registries' dumps, and the indexes of PMIDs.
+_DOI_REGISTRIES = ("crossref", "datacite", "openalex")
+_PMID_INDEXES = ("openalex", "pubmed")
+
+
+def _unfinished_shards(folder: Path) -> bool:
+    """A folder of shards whose manifest was never written: no snapshot, however many of its
+    shards are there (a half-built copy must never pass for a complete one)."""
+    return folder.is_dir() and any(folder.glob("shard-*.sqlite3"))
+
+
 # How many title matches are compared one by one before BM25 is asked to pick the best.
 _COMPARED = 200
 # A title not found whole is looked for by this many of its rarest words, any of them: a changed
@@ -74,23 +86,32 @@ class SnapshotInfo:
 
 
 class Snapshot:
-    """Read access to a built snapshot: one SQLite file, or a folder of shards that
-    `snapshot build --shards` wrote (each a snapshot of part of the dumps, all asked)."""
+    """Read access to built snapshots, all asked: one SQLite file; a folder of shards that
+    `snapshot build --shards` wrote (each a snapshot of part of the dumps, declared together by
+    its manifest); or a folder of snapshots (DBLP, arXiv and Crossref side by side), each with
+    its own declaration, so that a complete one speaks only for the kinds of work it holds."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        if path.is_dir():
-            files, self.complete = self._manifest(path)
+        if (path.is_dir() and (path / MANIFEST).exists()) or _unfinished_shards(path):
+            files, sharded = self._manifest(path)
+            declared: list[bool | None] = [sharded] * len(files)
+        elif path.is_dir():
+            files = sorted(f for f in path.iterdir() if f.suffix in _SNAPSHOT_SUFFIXES)
+            if not files:
+                raise InputError(f"{path}: a folder holding no snapshot (*.sqlite3)")
+            declared = [None] * len(files)
         elif path.is_file():
-            files, self.complete = [path], False
+            files, declared = [path], [None]
         else:
             raise InputError(
                 f"{path}: no such snapshot (build one with `citecheck snapshot build`)"
             )
         self._connections: list[sqlite3.Connection] = []
         self._about: list[dict[str, str]] = []
+        self._complete: list[bool] = []
         self._venue_hits: dict[tuple[str, ...], bool] = {}
-        for file in files:
+        for file, declaration in zip(files, declared, strict=True):
             try:
                 connection = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
                 self._connections.append(connection)
@@ -105,8 +126,9 @@ class Snapshot:
                     f"{file}: not a citecheck snapshot, or one built by an older version "
                     f"({exc}); build it again with `citecheck snapshot build`"
                 ) from exc
-            if path.is_file():
-                self.complete = about.get("complete") == "yes"
+            whole = about.get("complete") == "yes" if declaration is None else declaration
+            self._complete.append(whole)
+        self.complete = any(self._complete)
 
     @staticmethod
     def _manifest(folder: Path) -> tuple[list[Path], bool]:
@@ -188,20 +210,40 @@ class Snapshot:
             return rows
         return connection.execute(f"{sql} ORDER BY rank LIMIT ?", (query, limit)).fetchall()
 
-    def _holds(self, sql: str, value: str) -> bool:
-        return any(c.execute(sql, (value,)).fetchone() for c in self._connections)
+    def _declared_complete(
+        self, sources: Sequence[str] = ()
+    ) -> list[tuple[sqlite3.Connection, dict[str, str]]]:
+        """The snapshots declared complete (that hold records of one of `sources`, if named)."""
+        return [
+            (connection, about)
+            for connection, about, whole in zip(
+                self._connections, self._about, self._complete, strict=True
+            )
+            if whole and (not sources or set(sources) & set(json.loads(about["sources"])))
+        ]
+
+    def _holds(self, sql: str, value: str, sources: Sequence[str] = ()) -> bool:
+        """Whether a snapshot declared complete (of one of `sources`) holds a row for `value`."""
+        return any(c.execute(sql, (value,)).fetchone() for c, _ in self._declared_complete(sources))
 
     def covers(self, reference: Reference, venue_patterns: Sequence[str] = ()) -> bool:
-        """Whether a snapshot declared complete can say this reference's work does not exist:
-        it holds works of the kind cited — its DOI's registrant, arXiv works for an arXiv id,
-        PubMed-indexed works for a PMID, works of the cited venue for a title alone (by the
-        venue's name, or by `venue_patterns`, which find a conference under its other names and
-        acronyms). A complete DBLP copy says nothing of a medical journal's article."""
+        """Whether a snapshot declared complete can say this reference's work does not exist,
+        as a librarian would grant it: a DOI, when it is a complete copy of a DOI registry
+        (Crossref, DataCite, OpenAlex) holding works of the DOI's registrant; an arXiv id, when
+        it is a complete copy of arXiv's own metadata; a PMID, of OpenAlex or PubMed; a title
+        alone, when it holds works of the cited venue (by the venue's name, or by
+        `venue_patterns`, which find a conference under its other names and acronyms). A
+        complete DBLP copy says nothing of a medical journal's article, nor of an arXiv id."""
         if reference.doi:
-            return self._holds("SELECT 1 FROM prefixes WHERE prefix = ?", doi_prefix(reference.doi))
-        if reference.arxiv_id or reference.pmid:
-            kind = "arxiv" if reference.arxiv_id else "pmid"
-            return any(json.loads(a.get("identified", "{}")).get(kind) for a in self._about)
+            prefix = doi_prefix(reference.doi)
+            return self._holds("SELECT 1 FROM prefixes WHERE prefix = ?", prefix, _DOI_REGISTRIES)
+        if reference.arxiv_id:
+            return bool(self._declared_complete(("arxiv",)))
+        if reference.pmid:
+            return any(
+                json.loads(about.get("identified", "{}")).get("pmid")
+                for _, about in self._declared_complete(_PMID_INDEXES)
+            )
         venue = venue_key(reference.venue)
         if venue and self._holds("SELECT 1 FROM venues WHERE name = ?", venue):
             return True
@@ -214,7 +256,7 @@ class Snapshot:
             found = re.compile("|".join(f"(?:{p})" for p in patterns))
             self._venue_hits[patterns] = any(
                 found.search(name)
-                for connection in self._connections
+                for connection, _ in self._declared_complete()
                 for (name,) in connection.execute("SELECT name FROM venues")
             )
         return self._venue_hits[patterns]

@@ -209,3 +209,75 @@ def test_offline_a_complete_dblp_copy_settles_what_it_holds_and_accuses_nothing_
     # NeurIPS under its acronym: the copy holds NeurIPS papers, so one it lacks does not exist.
     assert results["made"].verdict is ReferenceVerdict.NOT_FOUND
     assert results["medical"].verdict is ReferenceVerdict.UNVERIFIABLE
+
+
+# --- Several snapshots together -----------------------------------------------------------------
+
+
+def _snapshots_folder(root: Path) -> Path:
+    """DBLP's copy (declared complete) and arXiv's metadata (not declared) side by side."""
+    folder = root / "snapshots"
+    folder.mkdir()
+    dump = root / "dblp.xml.gz"
+    write_dump(dump, world_records())
+    build_snapshot([dump], folder / "dblp.sqlite3", complete=True)
+    arxiv_dump = root / "arxiv.json"
+    arxiv_dump.write_text(json.dumps(ARXIV_LINE) + "\n")
+    build_snapshot([arxiv_dump], folder / "arxiv.sqlite3")
+    return folder
+
+
+def test_a_folder_of_snapshots_is_asked_whole(tmp_path: Path) -> None:
+    snapshot = Snapshot(_snapshots_folder(tmp_path))
+    try:
+        assert snapshot.by_arxiv("1706.03762")[0].source is Source.ARXIV
+        found = snapshot.search(
+            "Training Language Models to Follow Instructions with Human Feedback"
+        )
+        assert found[0].source is Source.DBLP
+        assert snapshot.complete  # one of them is declared complete
+    finally:
+        snapshot.close()
+
+
+def test_each_snapshot_of_a_folder_speaks_only_for_its_own_kinds(tmp_path: Path) -> None:
+    from citecore.model import Reference, SourceLocation
+
+    snapshot = Snapshot(_snapshots_folder(tmp_path))
+
+    def cited(**fields: str) -> Reference:
+        return Reference("k", "article", SourceLocation("refs.bib", 1), title="T", **fields)  # type: ignore[arg-type]
+
+    try:
+        # DBLP's complete copy holds works with arXiv ids and IEEE DOIs, yet is no copy of arXiv
+        # nor of a DOI registry: an arXiv id or a DOI it lacks is not for it to deny.
+        assert not snapshot.covers(cited(arxiv_id="astro-ph/0601001"))
+        assert not snapshot.covers(cited(doi="10.1109/tpwrs.2020.1234567"))
+        assert snapshot.covers(
+            cited(venue="NeurIPS"), ("neural information processing systems", r"\bneurips\b")
+        )
+    finally:
+        snapshot.close()
+    (tmp_path / "snapshots" / "arxiv.sqlite3").unlink()
+    arxiv_dump = tmp_path / "arxiv.json"
+    build_snapshot([arxiv_dump], tmp_path / "snapshots" / "arxiv.sqlite3", complete=True)
+    snapshot = Snapshot(tmp_path / "snapshots")
+    try:
+        assert snapshot.covers(cited(arxiv_id="astro-ph/0601001"))  # arXiv's own copy, complete
+    finally:
+        snapshot.close()
+
+
+def test_a_folder_of_shards_without_its_manifest_is_no_snapshot(tmp_path: Path) -> None:
+    folder = tmp_path / "sharded"
+    folder.mkdir()
+    dump = tmp_path / "d.jsonl"
+    dump.write_text(
+        json.dumps({"source": "crossref", "title": "A Work", "doi": "10.5555/a"}) + "\n"
+    )
+    build_snapshot([dump], folder / "shard-0000.sqlite3", complete=True)
+    with pytest.raises(InputError, match="not a sharded snapshot"):
+        Snapshot(folder)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="a folder holding no snapshot"):
+        Snapshot(tmp_path / "empty")
