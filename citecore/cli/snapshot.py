@@ -114,6 +114,11 @@ def run_info(args: argparse.Namespace) -> int:
     for source, count in sorted(info.sources.items()):
         print(f"  {source}: {count} records")
     print(f"  works of {info.prefixes} DOI registrants, in {info.venues} venues")
+    if info.newest:
+        print(
+            f"  works up to {info.newest}: a work of {info.newest} or later it lacks is asked "
+            "of the registries, never called not_found"
+        )
     for path, imported, untitled, skipped in info.files:
         print(f"  from {path}: {imported} records, {untitled} without a title, {skipped} skipped")
     return 0

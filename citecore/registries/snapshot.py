@@ -83,6 +83,7 @@ class SnapshotInfo:
     files: list[tuple[str, int, int, int]]
     prefixes: int
     venues: int
+    newest: int  # the latest year of its works (0 when none has a year)
 
 
 class Snapshot:
@@ -211,20 +212,27 @@ class Snapshot:
         return connection.execute(f"{sql} ORDER BY rank LIMIT ?", (query, limit)).fetchall()
 
     def _declared_complete(
-        self, sources: Sequence[str] = ()
+        self, sources: Sequence[str] = (), year: int | None = None
     ) -> list[tuple[sqlite3.Connection, dict[str, str]]]:
-        """The snapshots declared complete (that hold records of one of `sources`, if named)."""
+        """The snapshots declared complete that hold records of one of `sources` (if named) and
+        works of a year after `year` (a copy cannot deny a work of its own last year or later:
+        it was dumped before that year ended)."""
         return [
             (connection, about)
             for connection, about, whole in zip(
                 self._connections, self._about, self._complete, strict=True
             )
-            if whole and (not sources or set(sources) & set(json.loads(about["sources"])))
+            if whole
+            and (not sources or set(sources) & set(json.loads(about["sources"])))
+            and (year is None or int(about.get("newest") or 0) > year)
         ]
 
-    def _holds(self, sql: str, value: str, sources: Sequence[str] = ()) -> bool:
-        """Whether a snapshot declared complete (of one of `sources`) holds a row for `value`."""
-        return any(c.execute(sql, (value,)).fetchone() for c, _ in self._declared_complete(sources))
+    def _holds(self, sql: str, value: str, sources: Sequence[str], year: int | None) -> bool:
+        """Whether a snapshot declared complete (of one of `sources`, newer than `year`) holds
+        a row for `value`."""
+        return any(
+            c.execute(sql, (value,)).fetchone() for c, _ in self._declared_complete(sources, year)
+        )
 
     def covers(self, reference: Reference, venue_patterns: Sequence[str] = ()) -> bool:
         """Whether a snapshot declared complete can say this reference's work does not exist,
@@ -234,32 +242,35 @@ class Snapshot:
         alone, when it holds works of the cited venue (by the venue's name, or by
         `venue_patterns`, which find a conference under its other names and acronyms). A
         complete DBLP copy says nothing of a medical journal's article, nor of an arXiv id."""
+        year = reference.year
         if reference.doi:
             prefix = doi_prefix(reference.doi)
-            return self._holds("SELECT 1 FROM prefixes WHERE prefix = ?", prefix, _DOI_REGISTRIES)
+            sql = "SELECT 1 FROM prefixes WHERE prefix = ?"
+            return self._holds(sql, prefix, _DOI_REGISTRIES, year)
         if reference.arxiv_id:
-            return bool(self._declared_complete(("arxiv",)))
+            return bool(self._declared_complete(("arxiv",), year))
         if reference.pmid:
             return any(
                 json.loads(about.get("identified", "{}")).get("pmid")
-                for _, about in self._declared_complete(_PMID_INDEXES)
+                for _, about in self._declared_complete(_PMID_INDEXES, year)
             )
         venue = venue_key(reference.venue)
-        if venue and self._holds("SELECT 1 FROM venues WHERE name = ?", venue):
+        if venue and self._holds("SELECT 1 FROM venues WHERE name = ?", venue, (), year):
             return True
-        return bool(venue_patterns) and self._holds_venue_like(tuple(venue_patterns))
+        return bool(venue_patterns) and self._holds_venue_like(tuple(venue_patterns), year)
 
-    def _holds_venue_like(self, patterns: tuple[str, ...]) -> bool:
+    def _holds_venue_like(self, patterns: tuple[str, ...], year: int | None) -> bool:
         """Whether any venue of the snapshot matches one of `patterns` (each venue list read
         once per set of patterns in a run: a bibliography cites few conferences)."""
-        if patterns not in self._venue_hits:
+        asked = (*patterns, str(year))
+        if asked not in self._venue_hits:
             found = re.compile("|".join(f"(?:{p})" for p in patterns))
-            self._venue_hits[patterns] = any(
+            self._venue_hits[asked] = any(
                 found.search(name)
-                for connection, _ in self._declared_complete()
+                for connection, _ in self._declared_complete((), year)
                 for (name,) in connection.execute("SELECT name FROM venues")
             )
-        return self._venue_hits[patterns]
+        return self._venue_hits[asked]
 
     def info(self) -> SnapshotInfo:
         """What the snapshot holds, summed over its shards."""
@@ -274,9 +285,10 @@ class Snapshot:
             built.add(about.get("built", ""))
             prefixes += connection.execute("SELECT count(*) FROM prefixes").fetchone()[0]
             venues += connection.execute("SELECT count(*) FROM venues").fetchone()[0]
+        newest = max((int(a.get("newest") or 0) for a in self._about), default=0)
         return SnapshotInfo(
             str(self.path), self.complete, sorted(b for b in built if b), sources, files,
-            prefixes, venues,
+            prefixes, venues, newest,
         )  # fmt: skip
 
     def close(self) -> None:

@@ -170,6 +170,8 @@ class _Writer:
         self.prefixes: Counter[str] = Counter()
         self.venues: Counter[str] = Counter()
         self.identified: Counter[str] = Counter()  # records with an arXiv id, with a PMID
+        self.newest = 0  # the latest year of its works: a copy knows nothing of later ones
+        self._this_year = dt.date.today().year
 
     def add(self, record: WorkRecord) -> None:
         arxiv = unversioned(record.arxiv_id or arxiv_from_doi(record.doi))
@@ -187,6 +189,8 @@ class _Writer:
             "INSERT INTO titles (rowid, title) VALUES (?, ?)", (cursor.lastrowid, record.title)
         )
         self.sources[record.source.value] += 1
+        if record.year and self.newest < record.year <= self._this_year:
+            self.newest = record.year
         if doi_prefix(record.doi):
             self.prefixes[doi_prefix(record.doi)] += 1
         self.identified.update(
@@ -224,6 +228,7 @@ class _Writer:
             "built": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"),
             "sources": json.dumps(dict(self.sources)),
             "identified": json.dumps(dict(self.identified)),
+            "newest": str(self.newest),
             "files": json.dumps([[f.path, f.records, f.untitled, f.skipped] for f in files]),
         }
         self.connection.executemany("INSERT INTO about VALUES (?, ?)", about.items())

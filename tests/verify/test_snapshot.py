@@ -33,10 +33,14 @@ def snapshot(tmp_path: Path) -> Path:
         json.loads(recorded("openalex/works_doi_10.1073_pnas.1414271111.json").read_text())
     )
     dump = tmp_path / "dump.jsonl"
-    dump.write_text(f"{crossref_line}\n{openalex_line}\nnot json\n")
+    # A later work: a complete copy speaks only for the years before its last.
+    later = json.dumps(
+        {"source": "crossref", "title": "A Later Work", "doi": "10.1000/l", "year": 2016}
+    )
+    dump.write_text(f"{crossref_line}\n{openalex_line}\n{later}\nnot json\n")
     target = tmp_path / "snapshot.sqlite3"
-    built = build_snapshot([dump], target, max_skipped=0.5)  # one damaged line of three
-    assert (built.imported, built.skipped) == (2, 1)
+    built = build_snapshot([dump], target, max_skipped=0.5)  # one damaged line of four
+    assert (built.imported, built.skipped) == (3, 1)
     return target
 
 
@@ -88,7 +92,7 @@ _ABSENT = (
     "morphodynamics during {Arabidopsis} hypocotyl secondary growth}, "
     "author = {Sankar, Martial and others}, year = 2014, doi = {10.7554/elife.99999}}\n"
     "@article{madeelife, title = {Root Hair Clocks Keep Time Without Light}, "
-    "author = {Holt, Maren}, journal = {eLife}, year = 2014}\n"
+    "author = {Holt, Maren}, journal = {eLife}, year = 2013}\n"
 )
 
 
@@ -162,9 +166,9 @@ def test_gzipped_dumps_and_rebuilds(tmp_path: Path, snapshot: Path) -> None:
     packed = tmp_path / "dump.jsonl.gz"
     packed.write_bytes(gzip.compress(dump.read_bytes()))
     target = tmp_path / "again.sqlite3"
-    assert build_snapshot([packed], target, max_skipped=0.5).imported == 2
+    assert build_snapshot([packed], target, max_skipped=0.5).imported == 3
     # Replaced, not appended to.
-    assert build_snapshot([packed], target, max_skipped=0.5).imported == 2
+    assert build_snapshot([packed], target, max_skipped=0.5).imported == 3
     assert len(Snapshot(target).by_doi("10.7554/elife.01567")) == 1
     assert not Snapshot(target).complete
     broken = tmp_path / "broken.jsonl.gz"

@@ -197,6 +197,8 @@ def test_offline_no_accusation_of_a_kind_the_snapshot_does_not_hold(tmp_path: Pa
     build_snapshot([dump], tmp_path / "s.sqlite3", complete=True)
     bib = (
         "@article{held, title = {Fabricated Inquiry Into Quantum Gardening}, author = {Doe, J.},"
+        " journal = {Journal of Tests}, year = 2019}\n"
+        "@article{recent, title = {Fabricated Inquiry Into Quantum Gardening}, author = {Doe, J.},"
         " journal = {Journal of Tests}, year = 2020}\n"
         "@article{lancet, title = {A Trial of Something}, author = {Roe, R.},"
         " journal = {The Lancet}, year = 2019}\n"
@@ -211,6 +213,8 @@ def test_offline_no_accusation_of_a_kind_the_snapshot_does_not_hold(tmp_path: Pa
     verdicts = {k: r.verdict for k, r in verifier.verify(references).items()}
     assert verdicts == {
         "held": ReferenceVerdict.NOT_FOUND,  # its venue's works are all there; it is not
+        # Of the copy's last year: the dump may have been taken before the work appeared.
+        "recent": ReferenceVerdict.UNVERIFIABLE,
         "lancet": ReferenceVerdict.UNVERIFIABLE,
         "cell": ReferenceVerdict.UNVERIFIABLE,
     }
@@ -232,6 +236,7 @@ def test_snapshot_info_says_what_it_holds(
     assert "  crossref: 40 records" in out
     assert "  works of 1 DOI registrants, in 1 venues" in out
     assert f"  from {dump}: 40 records, 0 without a title, 0 skipped" in out
+    assert any(line.startswith("  works up to 2020: a work of 2020 or later") for line in out)
 
 
 def test_info_on_what_is_no_snapshot_is_one_line(
