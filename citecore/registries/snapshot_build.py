@@ -52,6 +52,7 @@ SCHEMA = (
 # line; a file of another format has nothing else.
 MAX_SKIPPED = 0.05
 _SHOWN = 3  # skipped lines named, per file
+_BATCH = 5_000  # rows written at once
 
 
 def unversioned(arxiv_id: str) -> str:
@@ -172,22 +173,18 @@ class _Writer:
         self.identified: Counter[str] = Counter()  # records with an arXiv id, with a PMID
         self.newest = 0  # the latest year of its works: a copy knows nothing of later ones
         self._this_year = dt.date.today().year
+        self._rows: list[tuple[int, str, str, str, str, str]] = []
+        self._written = 0
 
     def add(self, record: WorkRecord) -> None:
         arxiv = unversioned(record.arxiv_id or arxiv_from_doi(record.doi))
-        cursor = self.connection.execute(
-            "INSERT INTO works (doi, arxiv, pmid, title, record) VALUES (?, ?, ?, ?, ?)",
-            (
-                record.doi.lower(),
-                arxiv,
-                record.pmid,
-                record.title,
-                json.dumps(to_compact_data(record), separators=(",", ":")),
-            ),
+        record_text = json.dumps(to_compact_data(record), separators=(",", ":"))
+        number = self._written + len(self._rows) + 1
+        self._rows.append(
+            (number, record.doi.lower(), arxiv, record.pmid, record.title, record_text)
         )
-        self.connection.execute(
-            "INSERT INTO titles (rowid, title) VALUES (?, ?)", (cursor.lastrowid, record.title)
-        )
+        if len(self._rows) >= _BATCH:
+            self.flush()
         self.sources[record.source.value] += 1
         if record.year and self.newest < record.year <= self._this_year:
             self.newest = record.year
@@ -198,6 +195,19 @@ class _Writer:
         )
         for name in {venue_key(v) for v in (record.venue, *record.venue_names)} - {""}:
             self.venues[name] += 1
+
+    def flush(self) -> None:
+        """Write the rows gathered so far (in batches: one statement a row is slower)."""
+        self.connection.executemany(
+            "INSERT INTO works (id, doi, arxiv, pmid, title, record) VALUES (?, ?, ?, ?, ?, ?)",
+            self._rows,
+        )
+        self.connection.executemany(
+            "INSERT INTO titles (rowid, title) VALUES (?, ?)",
+            [(row[0], row[4]) for row in self._rows],
+        )
+        self._written += len(self._rows)
+        self._rows = []
 
     def _entries(self, path: Path) -> Iterator[tuple[int, WorkRecord | str, str]]:
         """(line, record or why it is none, what the line holds) of a dump of either format."""
@@ -223,6 +233,7 @@ class _Writer:
         return DumpFile(str(path), records, untitled, skipped, tuple(first))
 
     def finish(self, complete: bool, files: list[DumpFile]) -> None:
+        self.flush()
         about = {
             "complete": "yes" if complete else "no",
             "built": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"),
@@ -276,6 +287,9 @@ def build_snapshot(
     partial.unlink(missing_ok=True)
     try:
         with sqlite3.connect(partial) as connection:
+            # A partial file replaces the snapshot only once whole: no journal to keep.
+            connection.execute("PRAGMA journal_mode=OFF")
+            connection.execute("PRAGMA synchronous=OFF")
             for statement in SCHEMA:
                 connection.execute(statement)
             writer = _Writer(connection, dtd)
