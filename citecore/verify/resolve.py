@@ -137,6 +137,11 @@ async def _verdict(
     reference, left_out = identifiers_to_ask(reference)
     trail.notes.extend(left_out)
     closed = _closed_world(snapshot, client, reference)
+    if snapshot is not None and snapshot.complete and client.settings.offline and not closed:
+        trail.notes.append(
+            f"{snapshot.path.name} is declared complete, but not for works of this kind or "
+            "year: it cannot say the work does not exist"
+        )
     fetch = _unasked if closed else memoized(client.fetch)
     if is_short_doi(reference.doi):
         reference = await expand_short_doi(reference, fetch, trail)

@@ -210,7 +210,11 @@ def test_offline_no_accusation_of_a_kind_the_snapshot_does_not_hold(tmp_path: Pa
     verifier = RegistryVerifier(
         settings, tmp_path / "c.sqlite3", snapshot_path=tmp_path / "s.sqlite3"
     )
-    verdicts = {k: r.verdict for k, r in verifier.verify(references).items()}
+    results = verifier.verify(references)
+    verdicts = {k: r.verdict for k, r in results.items()}
+    assert any(
+        "is declared complete, but not for works of this kind" in n for n in results["lancet"].notes
+    )
     assert verdicts == {
         "held": ReferenceVerdict.NOT_FOUND,  # its venue's works are all there; it is not
         # Of the copy's last year: the dump may have been taken before the work appeared.
