@@ -81,7 +81,10 @@ def cluster_client(scheduler: str = "", workers: int = 2) -> Iterator[Client]:
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            # No dashboard, and the scheduler's own HTTP routes on a free port: its default,
+            # 8787, is taken on a machine where another cluster (or another run) is up.
+            dashboard_address=":0",
+            scheduler_kwargs={"dashboard": False},
             # A worker that outlives the scheduler at shutdown logs its failed heartbeat with
             # a traceback: noise to the user, whose run has finished.
             silence_logs=logging.CRITICAL,

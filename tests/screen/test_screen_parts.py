@@ -386,3 +386,26 @@ def test_dumps_are_dealt_into_shards_of_about_equal_size_in_their_order(tmp_path
         assert group == sorted(group, key=dumps.index)
     assert len(deal_into_shards(dumps[:2], 8)) == 2  # never an empty shard
     assert deal_into_shards(dumps, 0) == [dumps]
+
+
+def test_a_local_cluster_starts_where_another_holds_the_dashboards_port() -> None:
+    """Dask's scheduler serves HTTP on 8787 unless told otherwise; a machine running another
+    cluster (or another test run) holds it, and the warning that follows fails a strict run."""
+    import socket
+    import warnings
+
+    from citecore.screen.run import cluster_client
+
+    holder = socket.socket()
+    try:
+        holder.bind(("0.0.0.0", 8787))
+        holder.listen()
+    except OSError:
+        pass  # already held: all the better for this test
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UserWarning)
+            with cluster_client("", 1) as client:
+                assert client.submit(sum, [40, 2]).result() == 42
+    finally:
+        holder.close()
