@@ -57,7 +57,13 @@ def option_flags(
         spellings = [s for s in (flag.short, flag.spelling) if s]
         help_text = (says or {}).get(name) or flag.says or declared.meaning
         if flag.switch is None:
-            parser.add_argument(*spellings, dest=name, metavar=flag.metavar, help=help_text)
+            parser.add_argument(
+                *spellings,
+                dest=name,
+                metavar=flag.metavar,
+                help=help_text,
+                action="append" if flag.repeated else "store",
+            )
         else:
             parser.add_argument(
                 *spellings,

@@ -132,7 +132,7 @@ def run_filter(
     read = [s.name for s in sources] + [str(folder / PROJECT_FILE)]
     read += [b for b in check.result.bibliography.sources if Path(b).is_file()]
     # A rebuilt snapshot or pool judges the same document anew.
-    read += [str(p) for p in (options.snapshot, options.pool) if p is not None]
+    read += [str(p) for p in (*options.snapshot, options.pool) if p is not None]
     if options.ground:
         read += [str(p) for p in grounding_inputs(check.result, options.sources)]
     return replace(outcome, dependencies=tuple(dict.fromkeys(read)))

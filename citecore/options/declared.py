@@ -25,6 +25,7 @@ class Flag:
     metavar: str = ""
     short: str = ""  # a one-letter spelling too ("-q")
     says: str = ""  # what the flag does, where that is not the option's meaning ("--no-verify")
+    repeated: bool = False  # a value flag that may be given more than once (`--snapshot A`…)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,9 +111,9 @@ DECLARED: tuple[Declared, ...] = (
     ),
     Declared(
         "snapshot",
-        values.path,
-        "a local snapshot of registry records, asked first",
-        Flag("--snapshot", metavar="FILE"),
+        values.paths,
+        "local snapshots of registry records (files or folders), asked first",
+        Flag("--snapshot", metavar="FILE", repeated=True),
         path=True,
     ),
     Declared(

@@ -63,11 +63,17 @@ def project_layer(folder: Path) -> dict[str, Any]:
     # Paths in the file are relative to the file, wherever citecheck is run from (a build in
     # the project folder, `citecheck check docs/paper.md` from above it, an editor's server).
     return {
-        name: str(folder / value)
-        if _is_path(name) and isinstance(value, str) and value and not Path(value).is_absolute()
-        else value
-        for name, value in table.items()
+        name: _beside(folder, value) if _is_path(name) else value for name, value in table.items()
     }
+
+
+def _beside(folder: Path, value: Any) -> Any:
+    """A path (or a list of paths) written in the project file, relative to its folder."""
+    if isinstance(value, list):
+        return [_beside(folder, item) for item in value]
+    if isinstance(value, str) and value and not Path(value).is_absolute():
+        return str(folder / value)
+    return value
 
 
 def resolve_options(

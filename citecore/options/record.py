@@ -55,7 +55,7 @@ class Options:
     verify: bool = True
     email: str = ""
     refresh: bool = False
-    snapshot: Path | None = None
+    snapshot: tuple[Path, ...] = ()  # asked together, each speaking for its own kinds
     timeout: float = 20.0
     ground: bool = False
     sources: Path | None = None

@@ -67,6 +67,11 @@ def path(name: str, value: Any) -> Path | None:
     return Path(str(value)) if value else None
 
 
+def paths(name: str, value: Any) -> tuple[Path, ...]:
+    """Paths: a list, or one comma-separated text; empty for none."""
+    return tuple(Path(v) for v in names(name, value)) if value else ()
+
+
 def kinds(name: str, value: Any) -> frozenset[FindingKind]:
     """Finding kinds by name; `errors` names every error-level kind (what strict fails on), so
     that `fail-on: [errors, outage]` adds outages to strict's set."""

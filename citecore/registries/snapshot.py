@@ -92,22 +92,19 @@ class Snapshot:
     its manifest); or a folder of snapshots (DBLP, arXiv and Crossref side by side), each with
     its own declaration, so that a complete one speaks only for the kinds of work it holds."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        if (path.is_dir() and (path / MANIFEST).exists()) or _unfinished_shards(path):
-            files, sharded = self._manifest(path)
-            declared: list[bool | None] = [sharded] * len(files)
-        elif path.is_dir():
-            files = sorted(f for f in path.iterdir() if f.suffix in _SNAPSHOT_SUFFIXES)
-            if not files:
-                raise InputError(f"{path}: a folder holding no snapshot (*.sqlite3)")
-            declared = [None] * len(files)
-        elif path.is_file():
-            files, declared = [path], [None]
-        else:
-            raise InputError(
-                f"{path}: no such snapshot (build one with `citecheck snapshot build`)"
-            )
+    def __init__(self, path: Path | Sequence[Path]) -> None:
+        """The snapshot at `path`, or the snapshots at each of several paths, asked together."""
+        targets = [path] if isinstance(path, Path) else list(path)
+        if not targets:
+            raise InputError("no snapshot given")
+        self.path = targets[0]
+        self.name = ", ".join(t.name for t in targets)  # as messages name it
+        files: list[Path] = []
+        declared: list[bool | None] = []
+        for target in targets:
+            found = self._files_of(target)
+            files += [file for file, _ in found]
+            declared += [declaration for _, declaration in found]
         self._connections: list[sqlite3.Connection] = []
         self._about: list[dict[str, str]] = []
         self._complete: list[bool] = []
@@ -130,6 +127,22 @@ class Snapshot:
             whole = about.get("complete") == "yes" if declaration is None else declaration
             self._complete.append(whole)
         self.complete = any(self._complete)
+
+    @classmethod
+    def _files_of(cls, path: Path) -> list[tuple[Path, bool | None]]:
+        """The snapshot files at `path`, each with its declaration when the place gives it (a
+        sharded snapshot's manifest), else None (each file's own)."""
+        if (path.is_dir() and (path / MANIFEST).exists()) or _unfinished_shards(path):
+            shards, sharded = cls._manifest(path)
+            return [(shard, sharded) for shard in shards]
+        if path.is_dir():
+            files = sorted(f for f in path.iterdir() if f.suffix in _SNAPSHOT_SUFFIXES)
+            if not files:
+                raise InputError(f"{path}: a folder holding no snapshot (*.sqlite3)")
+            return [(file, None) for file in files]
+        if path.is_file():
+            return [(path, None)]
+        raise InputError(f"{path}: no such snapshot (build one with `citecheck snapshot build`)")
 
     @staticmethod
     def _manifest(folder: Path) -> tuple[list[Path], bool]:

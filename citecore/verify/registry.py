@@ -70,7 +70,7 @@ class RegistryVerifier:
         settings: ClientSettings,
         cache_path: Path | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
-        snapshot_path: Path | None = None,
+        snapshot_path: Path | Sequence[Path] | None = None,
         shared_rate: SharedRate | None = None,
         open_access: bool = False,
     ) -> None:
@@ -78,7 +78,10 @@ class RegistryVerifier:
         self.open_access = open_access  # ask Unpaywall for each verified DOI's free copy
         self.shared_rate = shared_rate  # the rates of a cluster's workers, kept together
         self.cache_path = cache_path
-        self.snapshot_path = snapshot_path
+        # Snapshots asked before any registry, together (a file, a folder, or several).
+        self.snapshot_path = (
+            (snapshot_path,) if isinstance(snapshot_path, Path) else tuple(snapshot_path or ())
+        )
         self.transport = transport
         self.requests_sent = 0
         self.outage: Outage | None = None  # what the last run could not check, and why

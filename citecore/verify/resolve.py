@@ -125,7 +125,7 @@ def _closed_world(
 
 
 def _not_in_snapshot(snapshot: Snapshot) -> str:
-    return f"not in {snapshot.path.name}, a snapshot declared a complete copy of the registries"
+    return f"not in {snapshot.name}, a snapshot declared a complete copy of the registries"
 
 
 async def _verdict(
@@ -139,8 +139,8 @@ async def _verdict(
     closed = _closed_world(snapshot, client, reference)
     if snapshot is not None and snapshot.complete and client.settings.offline and not closed:
         trail.notes.append(
-            f"{snapshot.path.name} is declared complete, but not for works of this kind or "
-            "year: it cannot say the work does not exist"
+            f"{snapshot.name}: declared complete, but not for works of this kind or year, so "
+            "it cannot say the work does not exist"
         )
     fetch = _unasked if closed else memoized(client.fetch)
     if is_short_doi(reference.doi):

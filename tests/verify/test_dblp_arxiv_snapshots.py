@@ -17,6 +17,7 @@ from citecore.bib.bibtex import parse_bibtex
 from citecore.cli import main
 from citecore.errors import InputError
 from citecore.model import ReferenceVerdict, Source
+from citecore.options import resolve_options
 from citecore.registries.dblp_dump import dblp_records
 from citecore.registries.settings import ClientSettings
 from citecore.registries.snapshot import Snapshot
@@ -281,3 +282,35 @@ def test_a_folder_of_shards_without_its_manifest_is_no_snapshot(tmp_path: Path) 
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError, match="a folder holding no snapshot"):
         Snapshot(tmp_path / "empty")
+
+
+def test_snapshots_given_one_by_one_are_asked_together(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _snapshots_folder(tmp_path)
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@misc{attention, title = {Attention Is All You Need},"
+        " author = {Vaswani, Ashish and others},"
+        " year = 2017, eprint = {1706.03762}, archivePrefix = {arXiv}}\n"
+        "@inproceedings{instruct, title = {Training Language Models to Follow Instructions with"
+        " Human Feedback}, author = {Ouyang, Long and others},"
+        " booktitle = {Advances in Neural Information Processing Systems}, year = 2022}\n"
+    )
+    report = tmp_path / "out.json"
+    argv = ["verify", str(bib), "--offline", "-f", "json", "-o", str(report), "-q"]
+    snapshots = [
+        "--snapshot",
+        str(folder / "dblp.sqlite3"),
+        "--snapshot",
+        str(folder / "arxiv.sqlite3"),
+    ]
+    main([*argv, *snapshots])
+    verdicts = {r["key"]: r["verdict"] for r in json.loads(report.read_text())["references"]}
+    assert verdicts == {"attention": "verified", "instruct": "verified"}
+    # A project file lists them too, relative to the file.
+    (tmp_path / "citecheck.toml").write_text(
+        'snapshot = ["snapshots/dblp.sqlite3", "snapshots/arxiv.sqlite3"]\n'
+    )
+    options = resolve_options({}, folder=tmp_path, environ={})
+    assert options.snapshot == (folder / "dblp.sqlite3", folder / "arxiv.sqlite3")

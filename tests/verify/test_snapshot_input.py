@@ -213,7 +213,7 @@ def test_offline_no_accusation_of_a_kind_the_snapshot_does_not_hold(tmp_path: Pa
     results = verifier.verify(references)
     verdicts = {k: r.verdict for k, r in results.items()}
     assert any(
-        "is declared complete, but not for works of this kind" in n for n in results["lancet"].notes
+        "declared complete, but not for works of this kind" in n for n in results["lancet"].notes
     )
     assert verdicts == {
         "held": ReferenceVerdict.NOT_FOUND,  # its venue's works are all there; it is not
