@@ -239,7 +239,7 @@ def test_a_bad_value_of_any_option_is_exit_2_wherever_it_is_given(
 ) -> None:
     refused = _refused(declared)
     if not refused:  # free text: a name, an address, a path
-        assert declared.read in (values.text, values.path, values.names)
+        assert declared.read in (values.text, values.path, values.paths, values.names)
         return
     command = ["check", str(checkable), "--offline", "--no-verify", "-f", "json"]
     assert main(command) == 0
