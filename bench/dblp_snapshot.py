@@ -31,12 +31,9 @@ from citecore.registries.settings import POLICIES, ClientSettings
 from citecore.registries.snapshot_build import build_snapshot
 from citecore.serialize import to_data
 from citecore.verify.registry import RegistryVerifier
-from tests.emulator import RegistryEmulator
+from tests.emulator import RegistryEmulator, registry_of
 from tests.generated_dblp import numbered, world_records, write_dump
 from tests.world import World
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hallucination_emulated import _source_of
 
 FOLDER = Path(__file__).resolve().parents[1] / "build" / "bench"
 _IMPORT = """
@@ -129,7 +126,7 @@ def verification(count: int, latency: float) -> None:
                 started = time.perf_counter()
                 results = verifier.verify(cited)
                 seconds = time.perf_counter() - started
-                asked = Counter(_source_of(key) for _, key in emulator.log)
+                asked = Counter(registry_of(key) for _, key in emulator.log)
             verdicts[label] = {k: r.verdict.value for k, r in results.items()}
             print(
                 f"verify {len(cited)} title-only references {label:24s} {seconds:7.1f} s  "

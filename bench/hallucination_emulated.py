@@ -41,7 +41,7 @@ from citecore.model import (
 from citecore.registries.registry import SourcePolicy
 from citecore.registries.settings import POLICIES, ClientSettings
 from citecore.verify.registry import RegistryVerifier
-from tests.emulator import RegistryEmulator, floor_seconds
+from tests.emulator import RegistryEmulator, floor_seconds, registry_of
 from tests.hallmark import as_bibtex, dev_entries
 from tests.paths import CORPUS
 from tests.world import World
@@ -250,21 +250,7 @@ def write_misses(path: Path, outcomes: list[Outcome]) -> None:
             )
 
 
-def _source_of(route: str) -> str:
-    """The registry a request of the emulator's log went to, from its API path."""
-    path = str(json.loads(route)[0])
-    for prefix, name in (
-        ("/api/query", "arxiv"), ("/dois/", "datacite"), ("/ra/", "doi.org"),
-        ("/works/doi:", "openalex"), ("/works", "crossref"), ("/v2/", "unpaywall"),
-        ("/europepmc", "europepmc"), ("/entrez", "pubmed"), ("/search/publ", "dblp"),
-        ("/graph", "semanticscholar"),
-    ):  # fmt: skip
-        if path.startswith(prefix) or (prefix == "/works/doi:" and "filter" in route):
-            return name
-    return path
-
-
-# The emulator log's source names (`_source_of`) as the sources whose limits apply.
+# The emulator log's source names (`registry_of`) as the sources whose limits apply.
 _SOURCES = {source.value: source for source in Source} | {"doi.org": Source.DOI}
 
 
@@ -293,7 +279,7 @@ def published_limits(
         outcomes = run(entries, emulator, keys, policies=dict(POLICIES))
         seconds = time.perf_counter() - started
         assert not emulator.unexpected, emulator.unexpected[:5]
-        by_source = Counter(_source_of(key) for _, key in emulator.log)
+        by_source = Counter(registry_of(key) for _, key in emulator.log)
     plan = Counter({_SOURCES[name]: n for name, n in by_source.items() if name in _SOURCES})
     print(
         f"{title}, published limits, {latency * 1000:.0f} ms latency, cold cache, "
@@ -353,7 +339,7 @@ def main() -> None:
             seconds = time.perf_counter() - started
             requests = emulator.requests()
             assert not emulator.unexpected, emulator.unexpected[:5]
-            by_source = Counter(_source_of(key) for _, key in emulator.log)
+            by_source = Counter(registry_of(key) for _, key in emulator.log)
         report(title, outcomes, requests, seconds)
         per_reference = ", ".join(
             f"{name} {n / len(outcomes):.2f}" for name, n in by_source.most_common()

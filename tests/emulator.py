@@ -261,6 +261,21 @@ class RegistryEmulator:
         self._server.server_close()
 
 
+def registry_of(route: str) -> str:
+    """The registry a request of the emulator's log went to (its name; doi.org as "doi.org"),
+    from the request's API path."""
+    path = str(json.loads(route)[0])
+    for prefix, name in (
+        ("/api/query", "arxiv"), ("/dois/", "datacite"), ("/ra/", "doi.org"),
+        ("/works/doi:", "openalex"), ("/works", "crossref"), ("/v2/", "unpaywall"),
+        ("/europepmc", "europepmc"), ("/entrez", "pubmed"), ("/search/publ", "dblp"),
+        ("/graph", "semanticscholar"),
+    ):  # fmt: skip
+        if path.startswith(prefix) or (prefix == "/works/doi:" and "filter" in route):
+            return name
+    return path
+
+
 def floor_seconds(plan: Counter[Source], latency: float) -> float:
     """The least time a plan (requests per source), each answered after `latency`, can take
     within the published limits: what a benchmark's wall time is measured against."""

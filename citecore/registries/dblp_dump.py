@@ -68,7 +68,8 @@ def _text(element: Any) -> str:
 
 def _record(element: Any) -> WorkRecord:
     """One DBLP record element as a WorkRecord, or why it is none."""
-    title = _text(element.find("title")) if element.find("title") is not None else ""
+    titled = element.find("title")
+    title = _text(titled) if titled is not None else ""
     people = [_text(a) for a in element.iterfind("author")] or [
         _text(e) for e in element.iterfind("editor")
     ]
