@@ -21,7 +21,7 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -37,9 +37,6 @@ from citecore.serialize import record_from_data, to_compact_data
 SCHEMA = (
     "CREATE TABLE works (id INTEGER PRIMARY KEY, doi TEXT, arxiv TEXT, pmid TEXT, "
     "title TEXT NOT NULL, record TEXT NOT NULL)",
-    "CREATE INDEX works_doi ON works (doi)",
-    "CREATE INDEX works_arxiv ON works (arxiv)",
-    "CREATE INDEX works_pmid ON works (pmid)",
     "CREATE VIRTUAL TABLE titles USING fts5 (title, content='works', content_rowid='id')",
     # How many titles hold each word: a title not found whole is looked for by its rarest words.
     "CREATE VIRTUAL TABLE title_terms USING fts5vocab (titles, row)",
@@ -47,6 +44,12 @@ SCHEMA = (
     # What kinds of work the snapshot holds: the registrants of its DOIs, and its venues.
     "CREATE TABLE prefixes (prefix TEXT PRIMARY KEY, works INTEGER NOT NULL)",
     "CREATE TABLE venues (name TEXT PRIMARY KEY, works INTEGER NOT NULL)",
+)
+# The identifiers' indexes, made once every row is in (faster than keeping them while loading).
+INDEXES = (
+    "CREATE INDEX works_doi ON works (doi)",
+    "CREATE INDEX works_arxiv ON works (arxiv)",
+    "CREATE INDEX works_pmid ON works (pmid)",
 )
 # Unreadable lines a dump may hold before the build stops: a real dump has the odd damaged
 # line; a file of another format has nothing else.
@@ -147,6 +150,30 @@ class SnapshotBuild:
         return sum(f.skipped for f in self.files)
 
 
+# WorkRecord's fields kept as they are when they differ from their defaults (the source, the
+# authors and the updates are written apart).
+_PLAIN_FIELDS = tuple(
+    (f.name, f.default) for f in fields(WorkRecord)
+    if f.name not in ("source", "authors", "updates")
+)  # fmt: skip
+_compact_person = lru_cache(maxsize=262_144)(to_compact_data)  # a person signs many works
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def stored_record(record: WorkRecord) -> str:
+    """A record as the snapshot stores it: `to_compact_data`'s JSON, made without reflection
+    (a dump has millions of records, and their people recur)."""
+    data: dict[str, Any] = {"source": record.source.value}
+    if record.authors:
+        data["authors"] = [_compact_person(person) for person in record.authors]
+    if record.updates:
+        data["updates"] = to_compact_data(record.updates)
+    for name, default in _PLAIN_FIELDS:
+        if (value := getattr(record, name)) != default:
+            data[name] = value
+    return _encode(data)
+
+
 def _numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
     opened = gzip.open if path.suffix.lower() == ".gz" else open
     try:
@@ -177,22 +204,22 @@ class _Writer:
         self._written = 0
 
     def add(self, record: WorkRecord) -> None:
-        arxiv = unversioned(record.arxiv_id or arxiv_from_doi(record.doi))
-        record_text = json.dumps(to_compact_data(record), separators=(",", ":"))
+        doi = record.doi.lower()
+        arxiv = record.arxiv_id or (arxiv_from_doi(record.doi) if doi else "")
+        if arxiv:
+            arxiv = unversioned(arxiv)
+            self.identified["arxiv"] += 1
+        if record.pmid:
+            self.identified["pmid"] += 1
         number = self._written + len(self._rows) + 1
-        self._rows.append(
-            (number, record.doi.lower(), arxiv, record.pmid, record.title, record_text)
-        )
+        self._rows.append((number, doi, arxiv, record.pmid, record.title, stored_record(record)))
         if len(self._rows) >= _BATCH:
             self.flush()
         self.sources[record.source.value] += 1
         if record.year and self.newest < record.year <= self._this_year:
             self.newest = record.year
-        if doi_prefix(record.doi):
-            self.prefixes[doi_prefix(record.doi)] += 1
-        self.identified.update(
-            kind for kind, held in (("arxiv", arxiv), ("pmid", record.pmid)) if held
-        )
+        if prefix := doi_prefix(doi):
+            self.prefixes[prefix] += 1
         for name in {venue_key(v) for v in (record.venue, *record.venue_names)} - {""}:
             self.venues[name] += 1
 
@@ -234,6 +261,8 @@ class _Writer:
 
     def finish(self, complete: bool, files: list[DumpFile]) -> None:
         self.flush()
+        for statement in INDEXES:
+            self.connection.execute(statement)
         about = {
             "complete": "yes" if complete else "no",
             "built": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"),

@@ -19,9 +19,16 @@ from citecore.errors import InputError
 from citecore.model import ReferenceVerdict, Source
 from citecore.options import resolve_options
 from citecore.registries.dblp_dump import dblp_records
+from citecore.registries.record import Update, WorkRecord
 from citecore.registries.settings import ClientSettings
 from citecore.registries.snapshot import Snapshot
-from citecore.registries.snapshot_build import build_snapshot, read_line
+from citecore.registries.snapshot_build import (
+    build_snapshot,
+    parse_line,
+    read_line,
+    stored_record,
+)
+from citecore.serialize import record_from_data, to_compact_data
 from citecore.verify.registry import RegistryVerifier
 from tests.generated_dblp import numbered, world_records, write_dump
 from tests.paths import SHARED
@@ -52,6 +59,55 @@ def test_the_dump_needs_its_dtd_and_says_where_to_get_it(tmp_path: Path) -> None
     with pytest.raises(InputError, match=r"put dblp.dtd \(https://dblp.org/xml/dblp.dtd\) beside"):
         list(dblp_records(alone))
     assert len(list(dblp_records(alone, EXCERPT.with_name("dblp.dtd")))) == 12
+
+
+def test_a_record_reads_its_fields_as_dblp_writes_them(tmp_path: Path) -> None:
+    shutil.copy(EXCERPT.with_name("dblp.dtd"), tmp_path / "dblp.dtd")
+    dump = tmp_path / "dblp.xml"
+    dump.write_text(
+        '<?xml version="1.0" encoding="ISO-8859-1"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n'
+        '<article key="journals/x/A1">\n<author>Jos&eacute; Garc&iacute;a 0003</author>\n'
+        "<title>The <i>k</i>-means   problem\n revisited.</title>\n<year>2020</year>\n"
+        "<journal>J. Algorithms</journal>\n<booktitle>not the venue</booktitle>\n"
+        "<ee>https://example.org/landing</ee>\n<ee>https://arxiv.org/abs/2001.00001v2</ee>\n"
+        "<ee>https://doi.org/10.1000/ABC.</ee>\n<ee>https://doi.org/10.9999/second</ee>\n"
+        "</article>\n"
+        '<proceedings key="conf/x/2020">\n<editor>Ann Editor</editor>\n'
+        "<title>Proceedings of X 2020</title>\n<year>n/a</year>\n</proceedings>\n</dblp>\n",
+        encoding="latin-1",
+    )
+    article, volume = (record for _, record, _ in dblp_records(dump))
+    assert article.title == "The k-means problem revisited"  # markup dropped, spaces folded
+    assert (article.doi, article.arxiv_id, article.url) == (
+        "10.1000/abc",
+        "2001.00001",
+        "https://example.org/landing",
+    )  # the first link of each kind
+    assert article.venue == "J. Algorithms" and article.year == 2020
+    assert (article.authors[0].family, article.authors[0].homonym) == ("García", "0003")
+    # A volume without authors is signed by its editors; a year that is no number is none.
+    assert [a.family for a in volume.authors] == ["Editor"] and volume.year is None
+    assert volume.url == "https://dblp.org/rec/conf/x/2020"
+
+
+def test_a_stored_record_is_the_compact_form_read_back_whole() -> None:
+    works = [*world_records()[:400], *(parse_line(line) for line in _crossref_lines())]
+    for work in works:
+        assert work is not None
+        stored = json.loads(stored_record(work))
+        assert stored == to_compact_data(work)
+        assert record_from_data(WorkRecord, stored) == work
+    retracted = WorkRecord(
+        Source.CROSSREF, "A retracted work", updates=frozenset({Update.RETRACTION}),
+        venue_names=("J. Ret.", "Journal of Retractions"), is_preprint=True,
+    )  # fmt: skip
+    assert record_from_data(WorkRecord, json.loads(stored_record(retracted))) == retracted
+
+
+def _crossref_lines() -> list[str]:
+    """The world's Crossref works, some with notices and other venue names."""
+    world = SHARED / "fixtures" / "world" / "crossref-works.jsonl"
+    return [line for line in world.read_text(encoding="utf-8").splitlines()[:300] if line]
 
 
 def test_a_truncated_download_is_named(tmp_path: Path) -> None:
