@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from itertools import cycle, islice
 from pathlib import Path
 
+from citecore.model import Source
 from citecore.registries.record import WorkRecord
 from citecore.registries.snapshot_build import parse_line
 from tests.paths import SHARED
@@ -61,9 +62,12 @@ def world_records() -> list[WorkRecord]:
 
 def record_xml(record: WorkRecord, number: int) -> str:
     """One record as the dump holds it; every seventh author of a record gets a homonym
-    number, every eleventh record is an informal CoRR preprint."""
-    informal = number % 11 == 0
-    conference = bool(re.search(r"conference|proceedings|symposium|workshop", record.venue, re.I))
+    number; a record in CoRR, and every eleventh of another registry's, is an informal CoRR
+    preprint."""
+    informal = record.venue == "CoRR" or (record.source != Source.DBLP and number % 11 == 0)
+    conference = record.work_type == "inproceedings" or bool(
+        re.search(r"conference|proceedings|symposium|workshop", record.venue, re.I)
+    )
     tag = "inproceedings" if conference and not informal else "article"
     key = f"{'conf' if tag == 'inproceedings' else 'journals'}/gen/R{number}"
     lines = [

@@ -3,7 +3,13 @@
 proportions, real (written from a record), corrupted (a record with its year shifted or a title
 word replaced) or fabricated (a title and authors that no record has). Deterministic per seed.
 
-Used by tests/screen/test_screen_snapshot.py at small scale and bench/screen_scale.py at millions.
+A computer-science venue too (`cs_record`, `write_cs_dumps`, `write_submissions(cs=True)`):
+DBLP's records of conference papers without DOIs, a fifth of them arXiv preprints that arXiv's
+metadata snapshot also holds, and submissions citing them by title only, as writers cite
+conference papers.
+
+Used by tests/screen/test_screen_snapshot.py at small scale and bench/screen_scale.py and
+bench/dblp_snapshot.py at millions.
 """
 
 from __future__ import annotations
@@ -13,6 +19,10 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from citecore.model import Person, Source
+from citecore.registries.record import WorkRecord
+from tests.generated_dblp import write_dump
 
 _WORDS = (
     "adaptive bayesian causal deep efficient federated graph hierarchical inference kernel "
@@ -57,6 +67,67 @@ def record(number: int) -> dict[str, object]:
     }
 
 
+_CONFERENCES = (
+    "NeurIPS", "ICML", "CVPR", "ACL", "SIGMOD Conference", "STOC", "USENIX Security Symposium",
+    "International Conference on Learning Representations", "KDD", "CHI",
+)  # fmt: skip
+
+
+def cs_record(number: int) -> dict[str, object]:
+    """The synthetic DBLP record number `number`: a conference paper of 2014–2024 without a
+    DOI (every venue had been founded by then), or (every fifth) an arXiv preprint of 2015–16
+    with its id, as DBLP lists CoRR's."""
+    data = record(number)
+    rng = random.Random(number * 6007 + 5)
+    data.update(
+        source="dblp", doi="", work_type="inproceedings", venue=rng.choice(_CONFERENCES),
+        year=rng.randint(2014, 2024),
+    )  # fmt: skip
+    if number % 5 == 0:
+        # Up to 99,999 papers a month: the month moves on every 50,000 records.
+        months = number // 50_000
+        year, month = 2015 + months // 12, 1 + months % 12
+        data.update(venue="CoRR", work_type="article", year=year)
+        data["arxiv_id"] = f"{year % 100:02d}{month:02d}.{number % 50_000 + 10_000:05d}"
+    return data
+
+
+def _work(data: dict[str, object]) -> WorkRecord:
+    people = data["authors"]
+    assert isinstance(people, list)
+    return WorkRecord(
+        Source(data["source"]), str(data["title"]),
+        tuple(Person(p["family"], p["given"]) for p in people), int(str(data["year"])),
+        str(data["venue"]), arxiv_id=str(data.get("arxiv_id", "")),
+        work_type=str(data["work_type"]),
+    )  # fmt: skip
+
+
+def _arxiv_line(data: dict[str, object]) -> str:
+    """A preprint as arXiv's metadata snapshot holds it."""
+    people = data["authors"]
+    assert isinstance(people, list)
+    return json.dumps({
+        "id": data["arxiv_id"], "title": data["title"], "abstract": "",
+        "authors": ", ".join(f"{p['given']} {p['family']}" for p in people),
+        "authors_parsed": [[p["family"], p["given"], ""] for p in people],
+        "versions": [{"version": "v1", "created": f"Mon, 1 Jan {data['year']} 00:00:00 GMT"}],
+        "update_date": f"{data['year']}-01-01", "doi": None, "journal-ref": None,
+    })  # fmt: skip
+
+
+def write_cs_dumps(folder: Path, records: int) -> tuple[Path, Path]:
+    """DBLP's XML dump of `records` synthetic records and arXiv's metadata snapshot of their
+    preprints, as the two are published."""
+    folder.mkdir(parents=True, exist_ok=True)
+    dblp, arxiv = folder / "dblp.xml.gz", folder / "arxiv-metadata.jsonl"
+    write_dump(dblp, (_work(cs_record(n)) for n in range(records)))
+    with arxiv.open("w", encoding="utf-8") as stream:
+        for number in range(0, records, 5):
+            stream.write(_arxiv_line(cs_record(number)) + "\n")
+    return dblp, arxiv
+
+
 def write_dumps(folder: Path, records: int, partitions: int) -> list[Path]:
     """`records` records as `partitions` JSON-lines files, as the registries' dumps come."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -80,28 +151,37 @@ class Mix:
 
 
 def _bibtex(key: str, data: dict[str, object], with_doi: bool) -> str:
+    """An entry as writers cite the work: a journal article, a conference paper by its
+    booktitle, an arXiv preprint as Google Scholar exports it."""
     authors = " and ".join(
         f"{a['family']}, {a['given']}"
         for a in data["authors"]  # type: ignore[attr-defined]
     )
+    kind, container = "article", f"journal = {{{data['venue']}}}"
+    if data.get("arxiv_id"):
+        container = f"journal = {{arXiv preprint arXiv:{data['arxiv_id']}}}"
+    elif data.get("work_type") == "inproceedings":
+        kind, container = "inproceedings", f"booktitle = {{{data['venue']}}}"
     fields = [
         f"  title = {{{data['title']}}}",
         f"  author = {{{authors}}}",
-        f"  journal = {{{data['venue']}}}",
+        f"  {container}",
         f"  year = {{{data['year']}}}",
     ]
-    if with_doi:
+    if with_doi and data.get("doi"):
         fields.append(f"  doi = {{{data['doi']}}}")
-    return f"@article{{{key},\n" + ",\n".join(fields) + "\n}\n"
+    return f"@{kind}{{{key},\n" + ",\n".join(fields) + "\n}\n"
 
 
 def submission_entries(
-    number: int, records: int, references: int, mix: Mix, popular: int = 2000
+    number: int, records: int, references: int, mix: Mix, popular: int = 2000, cs: bool = False
 ) -> Iterator[tuple[str, str]]:
     """(label, BibTeX) for each reference of submission `number`: `real`, `corrupted` or
     `fabricated`. A third of the real ones come from `popular` works every venue cites, so
-    that submissions share references as real ones do."""
+    that submissions share references as real ones do. `cs`: the works are the computer-science
+    venue's (`cs_record`), cited without identifiers."""
     rng = random.Random(number * 104729 + 3)
+    make, venues = (cs_record, _CONFERENCES) if cs else (record, _VENUES)
     for index in range(references):
         key = f"ref{number}x{index}"
         draw = rng.random()
@@ -109,7 +189,7 @@ def submission_entries(
             work = rng.randrange(min(popular, records))
         else:
             work = rng.randrange(records)
-        data = dict(record(work))
+        data = dict(make(work))
         if draw < mix.real:
             yield "real", _bibtex(key, data, with_doi=rng.random() < 0.5)
         elif draw < mix.real + mix.corrupted:
@@ -126,20 +206,28 @@ def submission_entries(
             fake = {
                 "title": f"{_title(rng)} {rng.randrange(10**9)}",
                 "authors": [{"family": rng.choice(_FAMILIES), "given": "Q."}],
-                "venue": rng.choice(_VENUES),
-                "year": rng.randint(1990, 2025),
+                "venue": rng.choice(venues),
+                # Before the copy's last year: a copy cannot deny a work of its last year.
+                "year": rng.randint(2014, 2023) if cs else rng.randint(1990, 2025),
+                "work_type": "inproceedings" if cs else "journal-article",
             }
             yield "fabricated", _bibtex(key, fake, with_doi=False)
 
 
 def write_submissions(
-    folder: Path, submissions: int, records: int, references: int, mix: Mix = Mix()
+    folder: Path,
+    submissions: int,
+    records: int,
+    references: int,
+    mix: Mix = Mix(),
+    cs: bool = False,
 ) -> dict[str, str]:
-    """`submissions` .bib files in `folder`; returns each reference key's label."""
+    """`submissions` .bib files in `folder`; returns each reference key's label. `cs`: of the
+    computer-science venue (`submission_entries`)."""
     folder.mkdir(parents=True, exist_ok=True)
     labels = {}
     for number in range(submissions):
-        entries = list(submission_entries(number, records, references, mix))
+        entries = list(submission_entries(number, records, references, mix, cs=cs))
         for n, (label, _) in enumerate(entries):
             labels[f"ref{number}x{n}"] = label
         text = "\n".join(entry for _, entry in entries)
