@@ -49,6 +49,32 @@ def _title(rng: random.Random) -> str:
     return " ".join(words).capitalize()
 
 
+_ONSETS, _VOWELS = "b c d f g k l m n p r s t v z br tr pl st".split(), "a e i o u".split()
+_TERMS = 30_000  # the coined terms of the computer-science flavour's titles
+
+
+def _term(rank: int) -> str:
+    """The coined technical term of this rank ("zotrabel"): words a title vocabulary holds once
+    or a few hundred times, as real titles' terms of art."""
+    syllables = []
+    for _ in range(3):
+        rank, onset = divmod(rank, len(_ONSETS))
+        rank, vowel = divmod(rank, len(_VOWELS))
+        syllables.append(_ONSETS[onset] + _VOWELS[vowel])
+    return "".join(syllables) + "l"
+
+
+def cs_title(rng: random.Random) -> str:
+    """A title as computer-science titles are made: a few of the field's common words and two
+    to four terms of art drawn as words are used (Zipf: a few often, most rarely), so that the
+    rarest words of a title are rare in the snapshot as they are in DBLP."""
+    words = rng.sample(_WORDS, rng.randint(3, 6))
+    # Log-uniform ranks: the term of rank r drawn in proportion to 1/r (Zipf's law).
+    words += [_term(int(_TERMS ** rng.random()) - 1) for _ in range(rng.randint(2, 4))]
+    rng.shuffle(words)
+    return " ".join(words).capitalize()
+
+
 def record(number: int) -> dict[str, object]:
     """The synthetic registry record number `number` (the same every time)."""
     rng = random.Random(number * 7919 + 17)
@@ -81,7 +107,7 @@ def cs_record(number: int) -> dict[str, object]:
     rng = random.Random(number * 6007 + 5)
     data.update(
         source="dblp", doi="", work_type="inproceedings", venue=rng.choice(_CONFERENCES),
-        year=rng.randint(2014, 2024),
+        year=rng.randint(2014, 2024), title=cs_title(rng),
     )  # fmt: skip
     if number % 5 == 0:
         # Up to 99,999 papers a month: the month moves on every 50,000 records.
@@ -182,6 +208,7 @@ def submission_entries(
     venue's (`cs_record`), cited without identifiers."""
     rng = random.Random(number * 104729 + 3)
     make, venues = (cs_record, _CONFERENCES) if cs else (record, _VENUES)
+    title = cs_title if cs else lambda rng: f"{_title(rng)} {rng.randrange(10**9)}"
     for index in range(references):
         key = f"ref{number}x{index}"
         draw = rng.random()
@@ -204,7 +231,7 @@ def submission_entries(
                 yield "corrupted", _bibtex(key, data, with_doi=False)
         else:
             fake = {
-                "title": f"{_title(rng)} {rng.randrange(10**9)}",
+                "title": title(rng),
                 "authors": [{"family": rng.choice(_FAMILIES), "given": "Q."}],
                 "venue": rng.choice(venues),
                 # Before the copy's last year: a copy cannot deny a work of its last year.

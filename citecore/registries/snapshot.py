@@ -28,6 +28,7 @@ from citecore.model import Reference
 from citecore.normalize import fold
 from citecore.registries.record import WorkRecord
 from citecore.registries.snapshot_build import doi_prefix, unversioned, venue_key
+from citecore.registries.snapshot_search import Row, holding, one_changed, title_words
 from citecore.serialize import record_from_data
 
 MANIFEST = "manifest.json"
@@ -43,22 +44,9 @@ def _unfinished_shards(folder: Path) -> bool:
     return folder.is_dir() and any(folder.glob("shard-*.sqlite3"))
 
 
-# How many title matches are compared one by one before BM25 is asked to pick the best.
-_COMPARED = 200
-# A title not found whole is looked for by this many of its rarest words, any of them: a changed
-# word is then unlikely to be among them, and rare words' posting lists are short.
-_RARE_WORDS = 3
-
-
-def _rarest(connection: sqlite3.Connection, words: list[str], count: int) -> list[str]:
-    """The `count` words of a title that fewest titles of the snapshot hold (words it holds
-    in none are left out: they cannot find anything)."""
-    held = []
-    for word in dict.fromkeys(fold(w) for w in words):
-        row = connection.execute("SELECT doc FROM title_terms WHERE term = ?", (word,)).fetchone()
-        if row is not None:
-            held.append((row[0], word))
-    return [word for _, word in sorted(held)[:count]]
+# Where a subtitle begins: a title cited with a subtitle the record lacks is looked for by its
+# main title too.
+_SUBTITLE = re.compile(r"\s*[:?!]\s+|\s+[-–—]+\s+")
 
 
 def write_manifest(folder: Path, shards: list[str], records: int, complete: bool) -> None:
@@ -115,7 +103,7 @@ class Snapshot:
                 self._connections.append(connection)
                 connection.execute("SELECT pmid FROM works LIMIT 1")
                 connection.execute("SELECT name FROM venues LIMIT 1")
-                connection.execute("SELECT term FROM title_terms LIMIT 1")
+                connection.execute("SELECT docs FROM title_words LIMIT 1")
                 about = dict(connection.execute("SELECT name, value FROM about").fetchall())
                 self._about.append(about)
             except sqlite3.Error as exc:
@@ -182,47 +170,30 @@ class Snapshot:
         return self._everywhere("SELECT record FROM works WHERE pmid = ?", pmid)
 
     def search(self, title: str, limit: int = 5) -> list[WorkRecord]:
-        """Records whose title holds the title's words, the most alike first (across shards,
-        every shard's matches together). Case, punctuation and LaTeX commands do not count; a
-        title whose words are not all there (a word changed, a subtitle the record lacks) is
-        looked for by its rarest words instead, and the caller's fuzzy comparison decides."""
-        words = re.findall(r"\w+", re.sub(r"\\[A-Za-z]+", " ", title))
+        """Records whose title holds the title's rarest words, the most alike first (across
+        shards, every shard's matches together; `snapshot_search`). Case, punctuation and LaTeX
+        commands do not count, nor a word the snapshot holds nowhere (a typo); a title cited
+        with a subtitle the record lacks is found by its main title; a title with one of its
+        rarest words changed is found by the others; the caller's fuzzy comparison decides
+        among everything found."""
+        words = title_words(title)
         if not words:
             return []
-        matches: list[tuple[str, str]] = []
-        for connection in self._connections:
-            matches.extend(self._matches(connection, " ".join(f'"{w}"' for w in words), limit))
-        if not matches:
+        found: list[Row] = []
+        main_title = title_words(_SUBTITLE.split(title, maxsplit=1)[0])
+        for held in (words, main_title) if len(main_title) < len(words) else (words,):
             for connection in self._connections:
-                rare = " OR ".join(f'"{w}"' for w in _rarest(connection, words, _RARE_WORDS))
-                if rare:
-                    matches.extend(self._ranked(connection, rare, _COMPARED))
+                found.extend(holding(connection, held))
+            # Titles holding the rarest words may be other works: done once one holds them all.
+            wanted_words = {fold(w) for w in held}
+            if any(wanted_words <= set(fold(row[0]).split()) for row in found):
+                break
+        else:
+            for connection in self._connections:
+                found.extend(one_changed(connection, words))
         wanted = fold(title)
-        matches.sort(key=lambda match: -fuzz.ratio(wanted, fold(match[0])))
-        return self._records((record,) for _, record in matches[:limit])
-
-    @staticmethod
-    def _ranked(connection: sqlite3.Connection, query: str, limit: int) -> list[tuple[str, str]]:
-        """(title, record) of the rows BM25 ranks best for `query`."""
-        return connection.execute(
-            "SELECT works.title, works.record FROM titles JOIN works ON works.id = titles.rowid "
-            "WHERE titles MATCH ? ORDER BY rank LIMIT ?",
-            (query, limit),
-        ).fetchall()
-
-    @staticmethod
-    def _matches(connection: sqlite3.Connection, query: str, limit: int) -> list[tuple[str, str]]:
-        """(title, record) of the rows whose title holds every word of `query`. BM25 ranking
-        reads the whole posting list of every word (130 ms a search on 5 M records): only
-        when the words match more rows than can be compared one by one is it asked to choose."""
-        sql = (
-            "SELECT works.title, works.record FROM titles JOIN works ON works.id = titles.rowid "
-            "WHERE titles MATCH ?"
-        )
-        rows = connection.execute(f"{sql} LIMIT ?", (query, _COMPARED + 1)).fetchall()
-        if len(rows) <= _COMPARED:
-            return rows
-        return connection.execute(f"{sql} ORDER BY rank LIMIT ?", (query, limit)).fetchall()
+        best = sorted(dict.fromkeys(found), key=lambda row: -fuzz.ratio(wanted, fold(row[0])))
+        return self._records((record,) for _, record in best[:limit])
 
     def _declared_complete(
         self, sources: Sequence[str] = (), year: int | None = None

@@ -130,6 +130,16 @@ def _on_record(person: Person, found: tuple[Person, ...]) -> bool:
     return any(same_person(person, f) for f in found)
 
 
+def corroborated(reference: Reference, record: WorkRecord) -> bool:
+    """Whether something besides a title that is only similar says the record is the cited
+    work: a cited person on the record; where no one is cited, years at most one apart (a
+    preprint and its publication), or no year either (nothing to say against it). A similar
+    title by none of the cited people is another work, whatever its year."""
+    if reference.authors:
+        return any(_on_record(person, record.authors) for person in reference.authors)
+    return not reference.year or not record.year or abs(reference.year - record.year) <= 1
+
+
 def missing_authors(cited: tuple[Person, ...], found: tuple[Person, ...]) -> list[Person]:
     """Cited people (after the first) whom the record does not list."""
     return [p for p in cited[1:] if not p.is_organization and not _on_record(p, found)]

@@ -44,6 +44,7 @@ from citecore.verify.compare import (
     Comparison,
     compare,
     compare_titles,
+    corroborated,
 )
 from citecore.verify.trail import Fetch, Lookup, Trail, memoized, to_match
 from citecore.verify.venues import venue_patterns
@@ -309,9 +310,15 @@ def _same_work(judged: list[tuple[WorkRecord, Comparison]]) -> bool:
 
 
 def _best(reference: Reference, records: list[WorkRecord]) -> WorkRecord | None:
-    """The found record that is the cited work (same or similar title), best first."""
+    """The found record that is the cited work, best first: the same title, or a similar one
+    that an author or the year corroborates (a similar title by other people in another year
+    is another work, and no evidence of what the writer got wrong)."""
     scored = [(compare_titles(reference.title, r.title), r) for r in records]
-    candidates = [(t, r) for t, r in scored if t.same or t.similarity >= TITLE_SIMILAR]
+    candidates = [
+        (t, r)
+        for t, r in scored
+        if t.same or (t.similarity >= TITLE_SIMILAR and corroborated(reference, r))
+    ]
     if not candidates:
         return None
     return max(candidates, key=lambda tr: (tr[0].same, tr[0].similarity))[1]
