@@ -4,11 +4,12 @@
    publishes, tests/generated_dblp.py, written once under build/bench/) and the same works as
    citecheck's normalized JSON lines, each imported by `snapshot build` in a process of its own:
    records per second and the process's peak memory (resident set).
-2. **Cold verification** of `--references` title-only computer-science references (default
-   200: works of the registry world cited by title, authors, year and venue, no identifier)
-   through the loopback emulator under the registries' published limits, no API keys, with
-   `--latency` on every answer: without a snapshot, then with the world's DBLP dump imported as
-   a snapshot. Wall time, requests to DBLP and arXiv, and whether every verdict is the same.
+2. **Cold verification** of `--references` title-only conference references (default 200:
+   conference papers of the registry world cited by title, authors, year and the venue's full
+   name, no identifier) through the loopback emulator under the registries' published limits,
+   no API keys, with `--latency` on every answer: without a snapshot, then with a DBLP dump of
+   what the emulated DBLP holds (the world's computer-science venues) imported as a snapshot.
+   Wall time, requests to DBLP and arXiv, and whether every verdict is the same.
 3. **Screening** `--screen` references (default 1,000,000, in submissions of 50) of a synthetic
    computer-science venue (tests/synthetic_venue.py: 70% real, 15% corrupted, 15% fabricated,
    cited by title only) offline on 2 Dask workers against DBLP's dump of `--records` synthetic
@@ -24,11 +25,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,14 +39,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from citecore.api.bibliography import verify_files
 from citecore.model import Reference, SourceLocation
 from citecore.options import resolve_options
+from citecore.registries.record import WorkRecord
 from citecore.registries.settings import POLICIES, ClientSettings
+from citecore.registries.snapshot import Snapshot
 from citecore.registries.snapshot_build import build_snapshot
 from citecore.serialize import to_data
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, registry_of
 from tests.generated_dblp import numbered, world_records, write_dump
-from tests.synthetic_venue import write_cs_dumps, write_submissions
-from tests.world import World
+from tests.synthetic_venue import cs_record, cs_title, write_cs_dumps, write_submissions
+from tests.world import World, dblp_venue
 
 FOLDER = Path(__file__).resolve().parents[1] / "build" / "bench"
 _IMPORT = """
@@ -96,11 +101,22 @@ def imports(records: int) -> None:
             )
 
 
+def dblp_works() -> list[WorkRecord]:
+    """The world's works that DBLP holds (its computer-science venues, under DBLP's names):
+    what the emulated DBLP answers from, and so what its dump holds."""
+    return [
+        replace(work, venue=dblp_venue(work.venue))
+        for work in world_records()
+        if dblp_venue(work.venue)
+    ]
+
+
 def references(count: int) -> list[Reference]:
-    """Title-only references to works of the world in conference venues, as writers cite them."""
+    """Title-only references to the world's conference papers, as writers cite them: title,
+    authors, year and the venue's full name, no identifier."""
     cited: list[Reference] = []
     for work in world_records():
-        if work.venue and work.year and "arxiv" not in work.venue.lower():
+        if dblp_venue(work.venue) not in ("", "CoRR") and work.year:
             cited.append(
                 Reference(
                     f"r{len(cited)}",
@@ -122,7 +138,7 @@ def verification(count: int, latency: float) -> None:
     cited = references(count)
     with tempfile.TemporaryDirectory() as folder:
         dump = Path(folder) / "dblp.xml.gz"
-        write_dump(dump, world_records())
+        write_dump(dump, dblp_works())
         snapshot = Path(folder) / "dblp.sqlite3"
         build_snapshot([dump], snapshot)
         verdicts: dict[str, dict[str, str]] = {}
@@ -166,6 +182,33 @@ def _venue(records: int, references: int) -> tuple[Path, list[Path], dict[str, s
     return snapshots, sorted(submissions.glob("*.bib")), labels
 
 
+def searches(snapshots: Path, records: int) -> None:
+    """Title searches in the DBLP snapshot, one process: real titles, fabricated ones, and
+    real ones with a word changed (as the venue's submissions write them)."""
+    rng = random.Random(1)
+    real = [str(cs_record(rng.randrange(records))["title"]) for _ in range(400)]
+    fabricated = [cs_title(rng) for _ in range(100)]
+    changed = []
+    for title in real[:100]:
+        words = title.split()
+        words[rng.randrange(len(words))] = rng.choice(["learning", "networks", "zzqzq"])
+        changed.append(" ".join(words))
+    snapshot = Snapshot(snapshots / "dblp.sqlite3")
+    try:
+        for label, titles in (
+            ("real", real),
+            ("fabricated", fabricated),
+            ("a word changed", changed),
+        ):
+            started = time.perf_counter()
+            for title in titles:
+                snapshot.search(title)
+            each = (time.perf_counter() - started) / len(titles) * 1000
+            print(f"  title search, {label:15s} {each:5.1f} ms ({len(titles)} titles)")
+    finally:
+        snapshot.close()
+
+
 def screening(records: int, references: int, sample: int = 20) -> None:
     """A computer-science venue screened offline on 2 workers against DBLP + arXiv."""
     # start-up: Dask (the `screen` extra) only for this part; the others run without it.
@@ -173,6 +216,7 @@ def screening(records: int, references: int, sample: int = 20) -> None:
     from citecore.screen.submissions import find_submissions
 
     snapshots, files, labels = _venue(records, references)
+    searches(snapshots, records)
     options = resolve_options({"offline": True, "snapshot": str(snapshots)}, base={"strict": True})
     submissions = find_submissions(files)
     with tempfile.TemporaryDirectory() as out:

@@ -56,6 +56,15 @@ _DBLP_VENUES = (
 )
 
 
+def dblp_venue(venue: str) -> str:
+    """DBLP's name for a venue of the world ("NeurIPS"), or "" for a venue DBLP does not hold."""
+    folded = " ".join(fold_words(venue))
+    for pattern, name in _DBLP_VENUES:
+        if re.search(pattern, folded):
+            return name
+    return ""
+
+
 def fold_words(text: str) -> list[str]:
     """Lower-case words without accents or punctuation (hyphenated words kept apart)."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
@@ -139,11 +148,7 @@ class Work:
 
     @property
     def dblp_venue(self) -> str:
-        folded = " ".join(fold_words(self.venue))
-        for pattern, name in _DBLP_VENUES:
-            if re.search(pattern, folded):
-                return name
-        return ""
+        return dblp_venue(self.venue)
 
 
 def _split_name(display: str) -> tuple[str, str]:

@@ -5,7 +5,7 @@ read from how its first name is written — "Family, G. G." (APA, Nature, ACS), 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citecore.model import Person
 
@@ -37,10 +37,10 @@ _LOOSE_INITIALS = (
 _FORMS = {
     # Andrews, M. / Tiana Roig, E. / Walt, S. van der
     "family_initials": rf"{_LOOSE_FAMILY},\s*{_LOOSE_INITIALS}(?:\s+{_PARTICLE})*",
-    # Andrews M / Tiana Roig E / Absil P-A / Pagani C do
+    # Andrews M / Tiana Roig E / Absil P-A / Pagani C do / Driggers WB III (then ",", ".", ":")
     "family_letters": (
-        rf"{_LOOSE_FAMILY}\s+(?:[A-Z]\.(?:\s?[A-Z]\.){{0,3}}|[A-Z]{{1,4}})(?:-[A-Z]{{1,3}})?\.?(?=[,.\s])"
-        rf"(?:\s+{_PARTICLE})*"
+        rf"{_LOOSE_FAMILY}\s+(?:[A-Z]\.(?:\s?[A-Z]\.){{0,3}}|[A-Z]{{1,4}})(?:-[A-Z]{{1,3}})?\.?(?=[,.:\s])"
+        rf"(?:\s+(?:Jr|Sr|II|III|IV)\b\.?)?(?:\s+{_PARTICLE})*"  # Driggers WB III
     ),
     # M. Andrews / S. J. van der Walt / M. Rijn van de
     "initials_family": rf"{_INITIALS}\s*{_FAMILY}(?:\s+{_PARTICLE})*",
@@ -63,6 +63,9 @@ def _person(name: str, form: str) -> Person:
         family, given = (part.strip() for part in name.split(",", 1))
     elif form == "family_letters":
         name = re.sub(rf"(?:\s+{_PARTICLE})+$", "", name)
+        if suffixed := re.match(r"(.+?)\s+(Jr|Sr|II|III|IV)\b\.?$", name):  # "Driggers WB III"
+            person = _person(suffixed.group(1), form)
+            return replace(person, suffix=suffixed.group(2))
         split = re.match(r"(.+?)\s+((?:[A-Z]\.\s?)+|[A-Z]{1,4}(?:-[A-Z]{1,3})?\.?)$", name)
         family, given = (split.group(1), split.group(2).strip()) if split else (name, "")
     elif form == "initials_family":
@@ -201,6 +204,15 @@ _LIST_CLOSES = re.compile(r"\s+[^\W_]|\s*\((?:(?:1[5-9]|20)\d\d|n\.d\.)")
 _ET_AL_ANYWHERE = re.compile(r"\bet\.?\s+al\b|\bal\.,\s*et\b|\bothers\b")
 
 
+# Words of a title's phrase that no name or group of authors holds ("RGD and other recognition
+# sequences for integrins", "secoiridoids and their bioactivity"); "the dc.js Developers" and
+# "leaflet contributors" are groups.
+_TITLE_WORDS = re.compile(
+    r"\b(?:of|for|in|on|with|to|from|by|their|its|our|other|via|using|based|toward|towards|"
+    r"into|under|between|through|occurring)\b"
+)
+
+
 def _natural_list_runs_on(text: str, end: int) -> int:
     """Where an IEEE list in natural order ("G. Family, G. Family, and G. Family,") ends when
     its reader stopped at a name it could not read: at the name after the list's last "and",
@@ -211,11 +223,14 @@ def _natural_list_runs_on(text: str, end: int) -> int:
         if not separator:
             return end
         name = _NATURAL_NAME.match(text, separator.end())
-        if not name:
+        if not name or _TITLE_WORDS.search(name.group(0)):
             return end
         position = name.end()
         if re.search(r"\b(?:and)\b|&", separator.group(0)):
-            return position if re.match(r"\s*[,.:]", text[position:]) else end
+            # The last name closes the list with a comma or a period; a colon after it closes
+            # a title's first part ("…, N. Bhatt, Ayurveda and traditional Chinese medicine: a
+            # comparative overview, …").
+            return position if re.match(r"\s*[,.]", text[position:]) else end
     return end
 
 
@@ -276,9 +291,11 @@ def plain_list(text: str) -> Authors | None:
     end = SENTENCE_END.search(text)
     if not end or end.start() > 400:
         return None
-    segment = text[: end.start()]
+    segment, stop = text[: end.start()], end.end()
+    if quote := re.search(r"[“\"]", segment):  # a quoted title ends the list before it
+        segment, stop = segment[: quote.start()], quote.start()
     if _looks_corporate(segment.strip()):
-        return Authors(end.end(), Person(family=segment.strip(), is_organization=True), True)
+        return Authors(stop, Person(family=segment.strip(), is_organization=True), True)
     first = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", segment, maxsplit=1)[0].strip()
     if not first or len(first.split()) > 6:
         return None
@@ -286,7 +303,7 @@ def plain_list(text: str) -> Authors | None:
         first = segment.split(",")[0] + "," + segment.split(",")[1]
     words = first.split()
     complete = "et al" not in segment and "…" not in segment
-    return Authors(end.end(), _person(first, "plain") if words else None, complete)
+    return Authors(stop, _person(first, "plain") if words else None, complete)
 
 
 _CORPORATE_WORD = re.compile(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from citecore.bib.reflist.pdf_lines import PdfLine
 from citecore.bib.reflist.text import (
+    LINK_LABELS,
     NUMBERED,
     ends_entry,
     has_marker,
@@ -47,6 +48,14 @@ _END_HEADING = re.compile(
 )
 
 
+# What follows a list in the list's own type: statements and dates an article ends with
+# (Frontiers' "Conflict of Interest Statement: …", "Received: …", "Citation: …").
+_BACK_MATTER = re.compile(
+    r"^(?:Conflicts? of [Ii]nterests?(?: [Ss]tatement)?|Competing [Ii]nterests|Received|"
+    r"Accepted|Published online|Citation|Copyright|Funding|Authors?['’]? [Cc]ontributions|"
+    r"Data [Aa]vailability(?: [Ss]tatement)?|Publisher['’]s [Nn]ote|Ethics [Ss]tatement|"
+    r"Supplementary [Mm]aterials?)\s*[:©]|^©"
+)
 _SIZE_SAMPLE = 40
 
 
@@ -60,14 +69,59 @@ def _section(lines: Sequence[PdfLine]) -> list[PdfLine]:
         return []
     # The list's type size, from its start: figures and tables may follow it for pages.
     size = statistics.median(line.size for line in body[:_SIZE_SAMPLE])
-    for index, line in enumerate(body):
+    index = 0
+    while index < len(body):
+        line = body[index]
+        if index and _BACK_MATTER.match(line.text) and ends_entry(body[index - 1].text):
+            body = body[:index]  # the article's back matter, set in the list's type
+            break
         short = len(line.text.split()) <= 8
         larger = line.size > size + 0.9
         if short and (larger or (line.bold and _END_HEADING.match(line.text))):
-            body = body[:index]
-            break
+            # The larger type just before it is part of what interrupts the list.
+            start = index
+            while start and body[start - 1].size > size + 0.9:
+                start -= 1
+            resumes = _resumed(body, start, size)
+            if resumes is None:
+                body = body[:index]
+                break
+            body = body[:start] + body[resumes:]  # an inset (a box, an advert) in the list
+            index = start
+        index += 1
     # Smaller type inside the list is a footnote run on from the text above, not an entry.
     return _without_strays(_without_feet([line for line in body if line.size >= size - 1.2]))
+
+
+# How far past an inset a numbered list may resume (lines: a journal's box fills a column foot).
+_INSET_LINES = 60
+
+
+def _resumed(body: Sequence[PdfLine], end: int, size: float) -> int | None:
+    """Where the list goes on after what looked like its end at `end` (a journal's box, the
+    text of the paper set beside the list): the line in another column or page, soon after,
+    that opens the entry numbered next ("20." after "19."), or, in a list without numbers,
+    the first line in the list's type that opens like a list of names after an entry's end.
+    None when nothing resumes it (the list did end there)."""
+    before = body[:end]
+    if not before:
+        return None
+    numbers = [int(found.group(1)) for line in before if (found := _NUMBER.match(line.text))]
+    for index in range(end + 1, min(len(body), end + _INSET_LINES)):
+        line = body[index]
+        moved = (line.page, line.column) != (before[-1].page, before[-1].column)
+        if not moved or abs(line.size - size) > 0.5:
+            continue
+        if numbers:
+            found = _NUMBER.match(line.text)
+            if found and int(found.group(1)) == numbers[-1] + 1:
+                return index
+        elif opens_like_names(line.text) and ends_entry(before[-1].text):
+            return index
+    return None
+
+
+_NUMBER = re.compile(r"^\s*\[?(\d{1,4})[.\])]\s")
 
 
 def _without_feet(body: list[PdfLine]) -> list[PdfLine]:
@@ -114,17 +168,20 @@ def _without_strays(body: list[PdfLine]) -> list[PdfLine]:
 
 
 def _margins(lines: Sequence[PdfLine]) -> dict[tuple[int, int], float]:
-    """The left edge of the list in each page's column: the column's edge over all pages (a
-    column that holds only the indented tail of an entry still has its edge elsewhere), or the
-    page's own where the page sets the column elsewhere (a first page, a narrower page)."""
-    edges: dict[int, float] = {}
+    """The left edge of the list in each page's column: the column's edge over all left or all
+    right pages (a column that holds only the indented tail of an entry still has its edge
+    elsewhere), or the page's own where the page sets the column elsewhere (a first page, a
+    narrower page)."""
+    # Left and right pages may set their columns at different places: edges by parity.
+    edges: dict[tuple[int, int], float] = {}
     starts: dict[tuple[int, int], set[int]] = {}
     for line in lines:
-        edges[line.column] = min(edges.get(line.column, line.x0), line.x0)
+        side = (line.page % 2, line.column)
+        edges[side] = min(edges.get(side, line.x0), line.x0)
         starts.setdefault((line.page, line.column), set()).add(round(line.x0))
     margins = {}
     for key, xs in starts.items():
-        own, edge = min(xs), edges[key[1]]
+        own, edge = min(xs), edges[(key[0] % 2, key[1])]
         # One x only: nothing on this page tells flush from indented; trust the other pages.
         single = max(xs) - own <= 2
         margins[key] = edge if single or own - edge <= 15 else float(own)
@@ -299,7 +356,11 @@ def pdf_entries(lines: Sequence[PdfLine]) -> list[PdfEntry]:
     section = _section(lines)
     if not section:
         return []
-    starts = _entry_starts(section)
+    # A line of link labels ends its entry and is no part of it.
+    labelled = {index + 1 for index, line in enumerate(section) if LINK_LABELS.match(line.text)}
+    section = [line for line in section if not LINK_LABELS.match(line.text)]
+    labelled = {index - sum(1 for done in labelled if done <= index) for index in labelled}
+    starts = sorted({*_entry_starts(section), *(i for i in labelled if i < len(section))})
     boxed = _boxed_labels(section, starts)
     entries = []
     for index, start in enumerate(starts):

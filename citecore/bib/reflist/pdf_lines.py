@@ -57,6 +57,11 @@ class _Span:
     italic: bool = False
 
 
+# Zero-width spaces and joiners: typesetters put them inside DOIs and URLs as places a line may
+# break (Springer Nature's "10.1038/34446\u200b7a0"); they print nothing.
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+
+
 def _spans(page_dict: dict[str, Any]) -> list[_Span]:
     spans = []
     for block in page_dict.get("blocks", []):
@@ -64,7 +69,7 @@ def _spans(page_dict: dict[str, Any]) -> list[_Span]:
             if line.get("dir", (1, 0))[1] != 0:  # rotated text: margins, arXiv stamps
                 continue
             for span in line.get("spans", []):
-                text = unicodedata.normalize("NFKC", span.get("text", ""))
+                text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", span.get("text", "")))
                 if not text.strip():
                     continue
                 x0, top, x1, bottom = span["bbox"]
@@ -76,29 +81,58 @@ def _spans(page_dict: dict[str, Any]) -> list[_Span]:
     return spans
 
 
-def _column_split(spans: Sequence[_Span], width: float, height: float) -> float | None:
-    """The middle of the gutter between two columns, when the page has them: the x in the
-    middle third that the fewest text spans cross, weighed against its distance from the page's
-    middle (a numbered list's label gap is clear too, but off-centre), provided (almost) none
-    cross it and text lies on both sides. On a one-column page nearly every line crosses.
-    Running heads and feet (a centred page number) are not counted: they cross any gutter."""
-    spans = [s for s in spans if s.top > height * 0.07 and s.bottom < height * 0.93]
+_WORD = re.compile(r"[^\W\d_]{2}")
+
+
+def _column_split(spans: Sequence[_Span], low: float, high: float) -> float | None:
+    """The middle of the gutter between two columns in the stretch from `low` to `high`, when
+    it has them: the x in the stretch's middle third that the fewest spans cross, weighed
+    against its distance from the stretch's middle (a numbered list's label gap is clear too,
+    but off-centre), provided (almost) none cross it and words lie on both sides. In one
+    column nearly every line crosses."""
     if len(spans) < 10:
         return None
+    width, middle = high - low, (low + high) / 2
     crossings = [
-        (sum(1 for s in spans if s.x0 < x + 2 and s.x1 > x - 2), abs(x - width / 2), float(x))
-        for x in range(int(width * 0.35), int(width * 0.65))
+        (sum(1 for s in spans if s.x0 < x + 2 and s.x1 > x - 2), abs(x - middle), float(x))
+        for x in range(int(low + width * 0.35), int(low + width * 0.65))
     ]
+    if not crossings:
+        return None
     # An overfull line (a long URL) may cross the real gutter once: a point off-centre costs
     # as much as a crossing every ten points.
     fewest, _, best = min(crossings, key=lambda c: c[0] + c[1] / 10)
     if fewest > max(1, 0.03 * len(spans)):
         return None
-    left = sum(1 for s in spans if s.x1 <= best)
-    right = sum(1 for s in spans if s.x0 >= best)
+    # Text on both sides: words, not only a numbered list's labels ("20.") standing in their
+    # own clear strip left of the entries.
+    worded = [s for s in spans if _WORD.search(s.text)]
+    left = sum(1 for s in worded if s.x1 <= best)
+    right = sum(1 for s in worded if s.x0 >= best)
     # A clear gutter with a few lines beyond it is a last column that is nearly empty.
     enough = 1 if fewest == 0 else 5
     return best if left >= 5 and right >= enough else None
+
+
+_MOST_SPLITS = 2  # columns are split in two, and each half once more: up to four columns
+
+
+def _columns(
+    spans: list[_Span], low: float, high: float, height: float, depth: int = 0
+) -> list[list[_Span]]:
+    """The page's spans by column, left to right: split at the gutter between two columns,
+    then each side again (a three-column page's gutters are off its middle). Running heads and
+    feet (a centred page number) are left out of the search: they cross any gutter."""
+    body = [s for s in spans if s.top > height * 0.07 and s.bottom < height * 0.93]
+    split = _column_split(body, low, high) if depth < _MOST_SPLITS else None
+    if split is None:
+        return [spans]
+    left = [s for s in spans if (s.x0 + s.x1) / 2 < split]
+    right = [s for s in spans if (s.x0 + s.x1) / 2 >= split]
+    return [
+        *_columns(left, low, split, height, depth + 1),
+        *_columns(right, split, high, height, depth + 1),
+    ]
 
 
 def _rows(spans: list[_Span]) -> list[list[_Span]]:
@@ -213,15 +247,8 @@ def _without_line_numbers(spans: list[_Span]) -> list[_Span]:
 
 def _page_lines(page_dict: dict[str, Any], page: int) -> list[PdfLine]:
     spans = _without_line_numbers(_spans(page_dict))
-    split = _column_split(
-        spans, float(page_dict.get("width", 612.0)), float(page_dict.get("height", 792.0))
-    )
-    columns: list[list[_Span]] = [spans, []]
-    if split is not None:
-        columns = [
-            [s for s in spans if (s.x0 + s.x1) / 2 < split],
-            [s for s in spans if (s.x0 + s.x1) / 2 >= split],
-        ]
+    width = float(page_dict.get("width", 612.0))
+    columns = _columns(spans, 0.0, width, float(page_dict.get("height", 792.0)))
     lines = []
     for column, members in enumerate(columns):
         lines += [_line(row, page, column) for row in _rows(members)]
@@ -236,7 +263,8 @@ def _running_text(lines: Sequence[PdfLine], heights: dict[int, float]) -> set[tu
     """(rounded top, text with digits masked) of lines repeated at the same height on at least
     three pages, or on half the pages of a shorter document, in the top or bottom sixth (a
     foot set high above a wide bottom margin: "Graph theory applied in ecology page 14 of 20"),
-    words and not only figures (a list's "####)." may recur at one height)."""
+    words and not only figures (a list's "####)." may recur at one height) unless bare figures
+    recur on half the pages."""
     seen: Counter[tuple[int, str]] = Counter()
     for line in lines:
         height = heights[line.page]
@@ -246,7 +274,10 @@ def _running_text(lines: Sequence[PdfLine], heights: dict[int, float]) -> set[tu
     return {
         key
         for key, count in seen.items()
-        if count >= min(3, max(2, pages // 2)) and re.search(r"[^\W\d_]{3}", key[1])
+        if (count >= min(3, max(2, pages // 2)) and re.search(r"[^\W\d_]{3}", key[1]))
+        # Bare figures on most pages: a publisher's mark (Springer's "1 3"), never a list's
+        # labels, which carry their brackets or stops and recur on the list's few pages only.
+        or (count >= max(3, pages // 2) and re.fullmatch(r"[#\s]+", key[1]))
     }
 
 

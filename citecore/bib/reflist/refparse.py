@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from citecore.bib.reflist.authors import corporate_author, formal_list, plain_list
-from citecore.bib.reflist.shapes import DOI, QUOTED, URL, quoted_body, stands_alone
+from citecore.bib.reflist.shapes import DOI, PMID, QUOTED, URL, quoted_body, stands_alone
 from citecore.bib.reflist.titles import (
     DATE_AFTER_AUTHORS,
     clean_title,
@@ -35,13 +35,30 @@ from citecore.model import Reference, SourceLocation
 SAME_AUTHORS = re.compile(r"\s*(?:[—–]{2,}|-{3,}|_{3,})\s*[.,]?\s*")
 
 
+def printed_doi(text: str) -> str:
+    """The first DOI printed in an entry, without the punctuation that follows it ("…x.]",
+    "…x)." when the DOI opened no bracket of its own: "10.1002/(SICI)1097-4636" keeps its)."""
+    found = DOI.search(text)
+    if not found:
+        return ""
+    # A year the line break glued on: "…/s12859-016-1087-5(2016)." (Nature's DOI, then date).
+    doi = re.sub(r"\((?:1[5-9]|20)\d\d\)[.,;]?$", "", normalize_doi(found.group(0)))
+    while doi and doi[-1] in ".,;:)]}":
+        closing = doi[-1]
+        opening = {")": "(", "]": "[", "}": "{"}.get(closing)
+        if opening and doi.count(opening) >= doi.count(closing):
+            break
+        doi = doi[:-1]
+    return doi
+
+
 def parse_reference_text(
     text: str, key: str, location: SourceLocation, italic: Sequence[str] = ()
 ) -> Reference:
     """A Reference from one printed entry; fields it cannot read stay empty. `italic` are the
     entry's runs set in italic, when it came from a PDF (they show where a title ends)."""
-    doi_match = DOI.search(text)
-    doi = normalize_doi(doi_match.group(0)).rstrip(".,;)") if doi_match else ""
+    doi = printed_doi(text)
+    pmid = PMID.search(text)
     url_match = URL.search(text)
     url = (
         url_match.group(0).rstrip(".,;")
@@ -117,6 +134,7 @@ def parse_reference_text(
         venue=venue,
         doi=doi,
         arxiv_id=arxiv_in_text(text),
+        pmid=pmid.group(1) if pmid else "",
         url=url,
         text=text,
     )

@@ -6,8 +6,12 @@ import re
 
 # A year, not the start of an arXiv id ("1607.06450"), part of a longer number or of an article
 # number ("e1503"), or the end of a page range ("1638–1649").
-YEAR = re.compile(r"(?<![\w./:–-])(1[5-9]\d\d|20\d\d)[a-z]?(?![\d–]|\.\d)")
+# A year: not inside a number, a path or a range; after a full stop only when the stop ends a
+# word ("Biochem Pharmacol.2011;82(9)", typeset without its space), never a figure ("1.2015").
+YEAR = re.compile(r"(?<![\w/:–-])(?<![\d./]\.)(1[5-9]\d\d|20\d\d)[a-z]?(?![\d–]|\.\d)")
 DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
+# A PubMed id as lists print it: "PMID: 16631834", "[PMID 16631834]", "PubMed PMID: 1".
+PMID = re.compile(r"\b(?:PubMed\s+)?PMID:?\s*(\d{1,9})\b")
 URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 # A quoted title, closed by the mark that matches its opening one; inside single quotes an
 # apostrophe within a word ("cell’s") or after a plural before a lower-case word ("Species’

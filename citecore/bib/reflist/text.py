@@ -79,9 +79,16 @@ def numbered_starts(lines: Sequence[str]) -> list[int]:
 _URL_TAIL = re.compile(r"(?:https?:/{0,2}|www\.|doi:|\b10\.\d{4,9}/)\S*$", re.IGNORECASE)
 
 
+_SOFT_HYPHEN = "\u00ad"
+# A DOI's next part after a line break at one of its full stops: letters then figures
+# ("jbc." / "M111.291377"), never a word that opens a sentence.
+_DOI_GOES_ON = re.compile(r"[A-Za-z]+\d[\w.;()/-]*(?:\s|$)")
+
+
 def join_lines(texts: Sequence[str]) -> str:
     """The lines of one entry as one line: a word broken by a hyphen at a line end is mended
-    (when it goes on in lower case), a URL or DOI broken across lines is put back together."""
+    (when it goes on in lower case; always at a soft hyphen, which marks the typesetter's
+    break), a URL or DOI broken across lines is put back together."""
     joined = ""
     for text in texts:
         text = text.strip()
@@ -89,7 +96,11 @@ def join_lines(texts: Sequence[str]) -> str:
             joined = text
             continue
         url = _URL_TAIL.search(joined)
-        if url and not (url.group(0)[-1] in ".," and text[:1].isupper()) and " " not in text[:1]:
+        if joined.endswith(_SOFT_HYPHEN):  # the typesetter's own break: always mended
+            joined = joined[:-1] + text
+        elif url and (
+            not (url.group(0)[-1] in ".," and text[:1].isupper()) or _DOI_GOES_ON.match(text)
+        ):
             joined += text  # URLs break anywhere, without a hyphen of their own
         elif re.search(r"[a-z]-$", joined) and text[:1].islower():
             joined = joined[:-1] + text
@@ -97,7 +108,7 @@ def join_lines(texts: Sequence[str]) -> str:
             joined += text  # a compound broken at its own hyphen: "Object-" "Oriented"
         else:
             joined += " " + text
-    return joined
+    return joined.replace(_SOFT_HYPHEN, "")  # elsewhere it prints nothing
 
 
 _NAME_OPENING = re.compile(
@@ -128,8 +139,19 @@ def opens_entry(previous: str, line: str) -> bool:
 
 
 def ends_entry(text: str) -> bool:
-    """Whether a line can end an entry: a sentence end or a link."""
-    return bool(re.search(r"[.)]$", text) or _URL_END.search(text))
+    """Whether a line can end an entry: a sentence end, a link, or the labels of the links a
+    publisher prints after an entry."""
+    return bool(re.search(r"[.)]$", text) or _URL_END.search(text) or LINK_LABELS.match(text))
+
+
+# The labels of links publishers print after each entry, on a line of their own (F1000's
+# "Publisher Full Text", Springer Nature's "Article | PubMed | Google Scholar"): no part of the
+# reference, and the end of one.
+LINK_LABELS = re.compile(
+    r"^\s*(?:(?:Publisher Full Text|Reference Source|PubMed Abstract|(?:PubMed Central )?Free "
+    r"Full Text|Google Scholar|Cross[Rr]ef|PubMed(?: Central)?|CAS|Article|Web of Science|"
+    r"Scopus|MathSciNet|ADS)\s*[|·,]?\s*)+$"
+)
 
 
 _URL_END = re.compile(r"(?:https?://|www\.|doi:|\b10\.\d{4,9}/)\S*$", re.IGNORECASE)

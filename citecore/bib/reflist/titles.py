@@ -23,6 +23,13 @@ _ABBREVIATION = re.compile(
 )
 
 
+# A species named with its authority, abbreviated: "Ocimum sanctum Linn.", "Mangifera indica L."
+_AUTHORITY = re.compile(r"\b[A-Z][a-z]+\s+[a-z]{3,}\s+(?:[Ll]inn|L)$")
+# A journal and its year, as Vancouver styles print them after a title: "J Ethnopharmacol
+# 2004;93", "Phytomedicine 2000;7".
+_JOURNAL_AND_YEAR = re.compile(r"[^.]{2,80}?\s(?:1[5-9]|20)\d\d\s*[;:,(]")
+
+
 def _not_an_end(before: str, after: str) -> bool:
     """Whether a period between `before` and `after` is inside a title: after an abbreviation
     or a dotted word ("U.S."), or between a title and its numbered part ("… - II. Choosing",
@@ -33,6 +40,8 @@ def _not_an_end(before: str, after: str) -> bool:
     dotted = re.fullmatch(r"(?:[A-Za-z]\.)+[A-Za-z]", last)  # "U.S", "e.g"
     if _ABBREVIATION.search(before) or dotted or before.endswith("."):
         return True
+    if _AUTHORITY.search(before):  # the title goes on, unless a journal and its year follow
+        return not _JOURNAL_AND_YEAR.match(after)
     numbered = re.search(r"(?:\b|-)[IVX]{1,4}$", before) or re.match(r"[IVX]{1,4}\.\s", after)
     return bool(numbered or re.match(r"Part\s", after))
 
@@ -114,6 +123,8 @@ def title_after(text: str) -> tuple[str, int]:
     if quoted:
         return clean_title(quoted_body(quoted)), text_start + quoted.end()
     sentence = _first_sentence(rest)
+    if re.fullmatch(r"\[[^\[\]]+\]", sentence):  # a translated title, as NLM brackets it
+        return clean_title(sentence[1:-1]), text_start + len(sentence)
     edition = _EDITION_NOTE.match(sentence)
     if edition and len(sentence) < len(rest):  # "(1975) second edition, 1992. Adaptation in …"
         title, end = title_after(rest[len(sentence) + 1 :])
@@ -138,16 +149,19 @@ def late_year(text: str) -> int | None:
 def title_by_italics(region: str, title: str, italic: Sequence[str]) -> tuple[str, str]:
     """The title as the typesetting shows it, and the venue it shows, where the entry came with
     its italic runs: an italic run right where the title starts is the title (a book, a
-    thesis); one that follows a sentence end after the title is the venue, and the title runs
-    up to it — through the sentences titles have ("Stellar limb darkening. A new MPS-ATLAS
-    library …"). Italic words inside a title (a species, a program) follow no sentence end and
-    change nothing."""
+    thesis) unless the sentence goes on after it ("*In vivo* radioprotection …", a species
+    opening a title); one that follows a sentence end after the title is the venue, and the
+    title runs up to it — through the sentences titles have ("Stellar limb darkening. A new
+    MPS-ATLAS library …"). Italic words inside a title (a species, a program) follow no
+    sentence end and change nothing."""
     rest = region[len(region) - len(region.lstrip(" ,.:")) :]
     for run in italic:
         head = run[:16]
         if len(head.strip()) < 3:
             continue
         if rest.startswith(head):
+            if re.match(r"\s*(?:[^\W\d_]|\d)", rest[len(run) :]) and rest.startswith(run):
+                continue  # the title's own first words ("*In vivo* radioprotection by …")
             return clean_title(run) or title, ""
         inside = rest.find(head, 1)
         if 0 < inside < len(title) - 1 and re.search(r"[.?!]$", rest[:inside].rstrip()):
@@ -204,16 +218,35 @@ _ELSEVIER_TAIL = re.compile(
     r"(?:[–-][A-Za-z]?\d+)?\.(?=\s|$)"
 )
 
+# Elsevier's numbered style: "…, Title, Journal 347 (2015) 527–529." – the journal after the
+# title's last comma, then volume, (year) and pages (whose dash some fonts map to an "e").
+_PAGES = r"[A-Za-z]?\d+(?:(?:[–-]|e(?=\d))[A-Za-z]?\d+)?"
+_ELSEVIER_NUMBERED_TAIL = re.compile(
+    rf",\s+(?P<venue>[^,;?!\d\[\]]{{2,100}}?)\s+(?:\d+(?:\s*\(\d+\))?\s+)?"
+    rf"\((?:1[5-9]|20)\d\d[a-z]?\)"
+    # pages, an article number and its pages ("e1838, 1–13"), or the link printed instead
+    rf"(?:(?:\s+{_PAGES}(?:,\s*{_PAGES})?)?[.,](?=\s|$)|,\s+(?:https?://|doi))"
+)
+
+
+_IN_BOOK = re.compile(r"[.,]\s+[Ii]n:?\s")
+
 
 def title_by_tail(region: str, title: str) -> tuple[str, str]:
     """In NLM styles the journal is the sentence right before "YEAR;volume", in Elsevier's
-    the sentence that ends with "volume, pages.": the title is all that comes before it — its
+    the sentence that ends with "volume, pages." (or, numbered, the phrase after the title's
+    last comma before "volume (year) pages."): the title is all that comes before it — its
     own sentences included — and the journal is that sentence. The title read so far is kept
     unless the tail comes after it."""
     rest = region[len(region) - len(region.lstrip(" ,.:")) :]
     tail = _NLM_TAIL.search(rest) or _ELSEVIER_TAIL.search(rest)
-    if not tail or tail.start() < len(title) - 1 or tail.start() > 400:
-        return title, ""
+    if not tail or tail.start() < len(title) - 1:
+        # A title read past its last comma into "Journal 347 (2015) 527–529." ends there.
+        tail = _ELSEVIER_NUMBERED_TAIL.search(rest)
+        if not tail:
+            return title, ""
+    if tail.start() > 400 or _IN_BOOK.search(rest, len(title) - 1, tail.start()):
+        return title, ""  # "Title. In Book (editors), Publisher. 2007; 125–139": a chapter
     mark = rest[tail.start()]
     whole = clean_title(rest[: tail.start()] + (mark if mark in "?!" else ""))
     venue = re.sub(r"\s*\[[^\]]*\]$", "", tail.group("venue") or "").strip(" ,")
