@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.api.bibliography import verify_files
-from citecore.model import Reference, SourceLocation
+from citecore.model import Reference, Source, SourceLocation
 from citecore.options import resolve_options
 from citecore.registries.record import WorkRecord
 from citecore.registries.settings import POLICIES, ClientSettings
@@ -105,7 +105,7 @@ def dblp_works() -> list[WorkRecord]:
     """The world's works that DBLP holds (its computer-science venues, under DBLP's names):
     what the emulated DBLP answers from, and so what its dump holds."""
     return [
-        replace(work, venue=dblp_venue(work.venue))
+        replace(work, source=Source.DBLP, venue=dblp_venue(work.venue))
         for work in world_records()
         if dblp_venue(work.venue)
     ]
