@@ -13,6 +13,7 @@ from citecore.api.bibliography import (
     verify_files,
     verify_one,
 )
+from citecore.bib.reflist.read import why_no_references
 from citecore.cli.flags import (
     Commands,
     cli_layer,
@@ -102,11 +103,11 @@ def _said_empty(inputs: list[Path], result: CheckResult) -> None:
     read |= {entry.location.file for entry in bibliography.unparsed}
     empty = [path for path in inputs if str(path) not in read]
     for path in empty:
-        hint = (
-            f"; a document? check it with citecheck check {path}"
-            if path.suffix.lower() in _MARKDOWN_LISTS
-            else ""
-        )
+        hint = ""
+        if path.suffix.lower() in _MARKDOWN_LISTS:
+            hint = f"; a document? check it with citecheck check {path}"
+        elif path.suffix.lower() == ".pdf" and path.is_file():
+            hint = f": {why_no_references(path)}"
         if len(empty) == len(inputs):
             raise InputError(f"{path}: nothing to verify: no reference read from it{hint}")
         print(f"citecheck: {path}: no reference read from it{hint}", file=sys.stderr)

@@ -16,7 +16,7 @@ from pathlib import Path
 from citecore.bib.reflist.pdf_entries import pdf_entries
 from citecore.bib.reflist.pdf_lines import pdf_lines
 from citecore.bib.reflist.refparse import SAME_AUTHORS, parse_reference_text
-from citecore.bib.reflist.text import reference_section, split_references
+from citecore.bib.reflist.text import is_heading, reference_section, split_references
 from citecore.model import Reference, SourceLocation
 
 
@@ -69,4 +69,20 @@ def references_from_pdf(path: Path) -> list[Reference]:
             parse_reference_text(entry.text, "", SourceLocation(str(path)), entry.italic)
             for entry in entries
         ]
+    )
+
+
+def why_no_references(path: Path) -> str:
+    """Why no reference could be read from the PDF at `path`, in a few words naming its pages:
+    no text layer (a scan), no reference heading, or a section with nothing like an entry."""
+    lines = pdf_lines(path)
+    if not lines:
+        return "it has no text layer (a scanned PDF? run OCR on it first, e.g. ocrmypdf)"
+    pages = max(line.page for line in lines)
+    headings = [line for line in lines if is_heading(line.text)]
+    if not headings:
+        return f"no References or Bibliography heading on its {pages} page{'s' * (pages > 1)}"
+    return (
+        f"the references heading on page {headings[-1].page} is followed by nothing read as an "
+        "entry (a year, a DOI or a link)"
     )

@@ -3,10 +3,13 @@ entries taken from the PDFs of ../shared/corpus/wild/publisher-pdfs (and forms l
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from citecore.bib.reflist.refparse import parse_reference_text, printed_doi
 from citecore.bib.reflist.text import ends_entry, has_marker, join_lines
+from citecore.cli import main
 from citecore.model import SourceLocation
 
 HERE = SourceLocation("paper.pdf")
@@ -132,3 +135,37 @@ def test_an_italic_run_that_opens_a_title_is_part_of_it() -> None:
         italic=("Pharmacology",),
     )
     assert book.title == "Pharmacology"
+
+
+def _pdf(path: Path, text: str | None) -> Path:
+    """A one-page PDF with `text` on it, or only a grey box (a scan's image) for None."""
+    import pymupdf  # start-up: only these tests make PDFs
+
+    with pymupdf.open() as document:
+        page = document.new_page()
+        if text is None:
+            page.draw_rect(pymupdf.Rect(50, 50, 300, 300), color=(0, 0, 0), fill=(0.5, 0.5, 0.5))
+        else:
+            page.insert_text((72, 72), text)
+        document.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (None, "it has no text layer (a scanned PDF? run OCR on it first"),
+        ("A paper.\nIntroduction\nWe cite nobody.",
+         "no References or Bibliography heading on its 1 page"),
+        ("A paper.\nReferences\nWords that are no entry\nMore words",
+         "the references heading on page 1"),
+    ],
+)  # fmt: skip
+def test_a_pdf_whose_list_cannot_be_read_says_why_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str | None, said: str
+) -> None:
+    pdf = _pdf(tmp_path / "paper.pdf", text)
+    assert main(["verify", str(pdf), "--offline"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert said in error and len(error.splitlines()) == 1
+    assert "not_found" not in error  # nothing read, nobody accused
