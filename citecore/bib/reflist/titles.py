@@ -42,6 +42,9 @@ def _not_an_end(before: str, after: str) -> bool:
         return True
     if _AUTHORITY.search(before):  # the title goes on, unless a journal and its year follow
         return not _JOURNAL_AND_YEAR.match(after)
+    genus = re.search(r"(?:^|[\s/(-])[A-Z]$", before)
+    if genus and re.match(r"(?!(?:https?|www|doi|ftp)\b)[a-z]{3,}", after):
+        return True  # a genus abbreviated before its species: "LPS/E. coli", "C. elegans"
     numbered = re.search(r"(?:\b|-)[IVX]{1,4}$", before) or re.match(r"[IVX]{1,4}\.\s", after)
     return bool(numbered or re.match(r"Part\s", after))
 

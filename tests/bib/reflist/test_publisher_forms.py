@@ -98,6 +98,11 @@ def test_link_labels_end_an_entry_and_a_year_after_a_stop_counts() -> None:
         ("Joshi H, Parle M. Cholinergic basis of memory improving effect of Ocimum tenuiflorum "
          "Linn. Indian J Pharm Sci 2006;68:364‐5.",
          "Cholinergic basis of memory improving effect of Ocimum tenuiflorum Linn", "Joshi", ""),
+        # a genus abbreviated inside the title
+        ("I. Lamprou, V. J. Marmaras, Uptake of LPS/E. coli/latex beads via distinct pathways "
+         "in medfly hemocytes. Biochim. Biophys. Acta 2005. doi:10.1016/j.bbamcr.2005.03.003.",
+         "Uptake of LPS/E. coli/latex beads via distinct pathways in medfly hemocytes",
+         "Lamprou", ""),
         # NLM brackets a translated title; PLOS prints PMIDs
         ("Bourroul GM, Fragoso HJ, et al. [The destruction complex of beta-catenin in colorectal "
          "carcinoma]. Einstein (Sao Paulo). 2016;14(2):135–142. Portuguese.",
