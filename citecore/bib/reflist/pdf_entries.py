@@ -25,6 +25,7 @@ from citecore.bib.reflist.text import (
     has_marker,
     is_heading,
     join_lines,
+    list_number,
     numbered_starts,
     opens_entry,
     opens_like_names,
@@ -106,22 +107,19 @@ def _resumed(body: Sequence[PdfLine], end: int, size: float) -> int | None:
     before = body[:end]
     if not before:
         return None
-    numbers = [int(found.group(1)) for line in before if (found := _NUMBER.match(line.text))]
+    numbers = [list_number(found) for line in before if (found := NUMBERED.match(line.text))]
     for index in range(end + 1, min(len(body), end + _INSET_LINES)):
         line = body[index]
         moved = (line.page, line.column) != (before[-1].page, before[-1].column)
         if not moved or abs(line.size - size) > 0.5:
             continue
         if numbers:
-            found = _NUMBER.match(line.text)
-            if found and int(found.group(1)) == numbers[-1] + 1:
+            found = NUMBERED.match(line.text)
+            if found and list_number(found) == numbers[-1] + 1:
                 return index
         elif opens_like_names(line.text) and ends_entry(before[-1].text):
             return index
     return None
-
-
-_NUMBER = re.compile(r"^\s*\[?(\d{1,4})[.\])]\s")
 
 
 def _without_feet(body: list[PdfLine]) -> list[PdfLine]:
@@ -357,10 +355,15 @@ def pdf_entries(lines: Sequence[PdfLine]) -> list[PdfEntry]:
     if not section:
         return []
     # A line of link labels ends its entry and is no part of it.
-    labelled = {index + 1 for index, line in enumerate(section) if LINK_LABELS.match(line.text)}
-    section = [line for line in section if not LINK_LABELS.match(line.text)]
-    labelled = {index - sum(1 for done in labelled if done <= index) for index in labelled}
-    starts = sorted({*_entry_starts(section), *(i for i in labelled if i < len(section))})
+    kept: list[PdfLine] = []
+    after_labels: set[int] = set()
+    for line in section:
+        if LINK_LABELS.match(line.text):
+            after_labels.add(len(kept))
+        else:
+            kept.append(line)
+    section = kept
+    starts = sorted({*_entry_starts(section), *(i for i in after_labels if i < len(section))})
     boxed = _boxed_labels(section, starts)
     entries = []
     for index, start in enumerate(starts):

@@ -56,6 +56,11 @@ def has_marker(text: str) -> bool:
     return bool(dated or DOI.search(text) or arxiv_in_text(text) or _URL.search(text))
 
 
+def list_number(marker: re.Match[str]) -> int:
+    """The number of a list marker `NUMBERED` matched ("[12] " → 12)."""
+    return int(re.sub(r"\D", "", marker.group(0)))
+
+
 def numbered_starts(lines: Sequence[str]) -> list[int]:
     """The lines that open numbered entries: one marker style, numbers counting up by one from
     the entry numbered 1 (or the first marker). A wrapped line that happens to begin with
@@ -64,9 +69,7 @@ def numbered_starts(lines: Sequence[str]) -> list[int]:
     found = [(i, m) for i, m in markers if m]
     if not found:
         return []
-    numbers = [
-        (i, int(re.sub(r"\D", "", m.group(0))), re.sub(r"[\d\s]", "", m.group(0))) for i, m in found
-    ]
+    numbers = [(i, list_number(m), re.sub(r"[\d\s]", "", m.group(0))) for i, m in found]
     first = next((n for n in numbers if n[1] == 1), numbers[0])
     starts, expected, style = [], first[1], first[2]
     for index, number, kind in numbers[numbers.index(first) :]:
