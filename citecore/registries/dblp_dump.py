@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from lxml import etree
 
@@ -78,44 +78,80 @@ def _link(address: str, links: dict[str, str]) -> None:
         links["url"] = address
 
 
-def _record(element: Any) -> WorkRecord:
-    """One DBLP record element as a WorkRecord (its children read in one pass: a dump has
-    millions)."""
+class DblpWork(NamedTuple):
+    """One work of the dump as DBLP gives it: its element name (the kind of work), key, title,
+    author names as printed (homonym numbers kept), year, venue, linked identifiers, and
+    whether it is a preprint."""
+
+    kind: str
+    key: str
+    title: str
+    authors: tuple[str, ...]
+    year: int | None
+    venue: str
+    doi: str
+    arxiv_id: str
+    url: str
+    is_preprint: bool
+
+
+def _work(element: Any) -> DblpWork:
+    """One DBLP record element read (its children in one pass: a dump has millions)."""
     fields: dict[str, str] = {}
     authors: list[str] = []
     editors: list[str] = []
     links: dict[str, str] = {}
     for child in element:
         tag = child.tag
+        text = child.text
+        # Nearly every field is plain text on one line: `_text` only for the others.
+        if text is None or len(child) or "  " in text or "\n" in text:
+            text = _text(child)
         if tag == "author":
-            authors.append(_text(child))
+            authors.append(text)
         elif tag == "editor":
-            editors.append(_text(child))
+            editors.append(text)
         elif tag == "ee":
-            _link((child.text or "").strip(), links)
+            _link(text.strip(), links)
         elif tag not in fields:
-            fields[tag] = _text(child)
+            fields[tag] = text
     # The venue: the journal, else the booktitle (DBLP's short form of a conference).
     venue = fields.get("journal") or fields.get("booktitle", "")
     year = fields.get("year", "")
     key = element.get("key", "")
-    return WorkRecord(
-        source=Source.DBLP,
+    return DblpWork(
+        kind=element.tag,
+        key=key,
         title=fields.get("title", "").rstrip("."),
-        authors=tuple(_person(name) for name in authors or editors if name),
+        authors=tuple(name for name in authors or editors if name),
         year=int(year) if year.isdigit() else None,
         venue=venue,
         doi=links.get("doi", ""),
         arxiv_id=links.get("arxiv", ""),
         url=links.get("url") or (f"https://dblp.org/rec/{key}" if key else ""),
-        work_type=element.tag,
         is_preprint=element.get("publtype") == "informal" or venue == "CoRR",
     )
 
 
-def dblp_records(path: Path, dtd: Path | None = None) -> Iterator[tuple[int, WorkRecord, str]]:
-    """(line, record, DBLP key) of every work in the dump, in its order. Raises InputError when
-    the DTD is missing or the XML breaks off (a truncated download)."""
+def as_record(work: DblpWork) -> WorkRecord:
+    """A DBLP work as the WorkRecord the verifier compares."""
+    return WorkRecord(
+        source=Source.DBLP,
+        title=work.title,
+        authors=tuple(_person(name) for name in work.authors),
+        year=work.year,
+        venue=work.venue,
+        doi=work.doi,
+        arxiv_id=work.arxiv_id,
+        url=work.url,
+        work_type=work.kind,
+        is_preprint=work.is_preprint,
+    )
+
+
+def dblp_works(path: Path, dtd: Path | None = None) -> Iterator[tuple[int, DblpWork]]:
+    """(line, work) of every work in the dump, in its order. Raises InputError when the DTD is
+    missing or the XML breaks off (a truncated download)."""
     dtd = dtd or path.with_name("dblp.dtd")
     if not dtd.is_file():
         raise InputError(
@@ -137,7 +173,7 @@ def dblp_records(path: Path, dtd: Path | None = None) -> Iterator[tuple[int, Wor
         try:
             for _, element in parsing:
                 if element.tag in WORKS:
-                    yield element.sourceline or 0, _record(element), element.get("key", "")
+                    yield element.sourceline or 0, _work(element)
                 # Drop what was read (and the siblings before it): memory stays flat.
                 element.clear(keep_tail=False)
                 while element.getprevious() is not None:

@@ -21,18 +21,20 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from citecore.errors import InputError
 from citecore.identifiers import arxiv_from_doi
+from citecore.model import Source
 from citecore.normalize import fold
 from citecore.registries import arxiv, crossref, openalex
-from citecore.registries.dblp_dump import dblp_records, is_dblp_dump
+from citecore.registries.dblp_dump import DblpWork, dblp_works, is_dblp_dump
 from citecore.registries.record import WorkRecord
-from citecore.serialize import record_from_data, to_compact_data
+from citecore.registries.snapshot_rows import stored_dblp_work, stored_record
+from citecore.serialize import record_from_data
 
 SCHEMA = (
     "CREATE TABLE works (id INTEGER PRIMARY KEY, doi TEXT, arxiv TEXT, pmid TEXT, "
@@ -152,30 +154,6 @@ class SnapshotBuild:
         return sum(f.skipped for f in self.files)
 
 
-# WorkRecord's fields kept as they are when they differ from their defaults (the source, the
-# authors and the updates are written apart).
-_PLAIN_FIELDS = tuple(
-    (f.name, f.default) for f in fields(WorkRecord)
-    if f.name not in ("source", "authors", "updates")
-)  # fmt: skip
-_compact_person = lru_cache(maxsize=262_144)(to_compact_data)  # a person signs many works
-_encode = json.JSONEncoder(separators=(",", ":")).encode
-
-
-def stored_record(record: WorkRecord) -> str:
-    """A record as the snapshot stores it: `to_compact_data`'s JSON, made without reflection
-    (a dump has millions of records, and their people recur)."""
-    data: dict[str, Any] = {"source": record.source.value}
-    if record.authors:
-        data["authors"] = [_compact_person(person) for person in record.authors]
-    if record.updates:
-        data["updates"] = to_compact_data(record.updates)
-    for name, default in _PLAIN_FIELDS:
-        if (value := getattr(record, name)) != default:
-            data[name] = value
-    return _encode(data)
-
-
 def _numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
     opened = gzip.open if path.suffix.lower() == ".gz" else open
     try:
@@ -206,23 +184,39 @@ class _Writer:
         self._written = 0
 
     def add(self, record: WorkRecord) -> None:
-        doi = record.doi.lower()
-        arxiv = record.arxiv_id or (arxiv_from_doi(record.doi) if doi else "")
+        """Keep a record read from JSON lines."""
+        venues = (record.venue, *record.venue_names)
+        row = (record.doi, record.arxiv_id, record.pmid, record.title, stored_record(record))
+        self._keep(row, record.source.value, record.year, venues)
+
+    def add_dblp(self, work: DblpWork) -> None:
+        """Keep a work of DBLP's dump (stored from its fields: `snapshot_rows`)."""
+        row = (work.doi, work.arxiv_id, "", work.title, stored_dblp_work(work))
+        self._keep(row, Source.DBLP.value, work.year, (work.venue,))
+
+    def _keep(
+        self, row: tuple[str, str, str, str, str], source: str, year: int | None,
+        venues: tuple[str, ...],
+    ) -> None:  # fmt: skip
+        """Gather a row (doi, arXiv id, PMID, title, stored record) and count what it holds."""
+        doi, arxiv, pmid, title, stored = row
+        doi = doi.lower()
+        arxiv = arxiv or (arxiv_from_doi(doi) if doi else "")
         if arxiv:
             arxiv = unversioned(arxiv)
             self.identified["arxiv"] += 1
-        if record.pmid:
+        if pmid:
             self.identified["pmid"] += 1
         number = self._written + len(self._rows) + 1
-        self._rows.append((number, doi, arxiv, record.pmid, record.title, stored_record(record)))
+        self._rows.append((number, doi, arxiv, pmid, title, stored))
         if len(self._rows) >= _BATCH:
             self.flush()
-        self.sources[record.source.value] += 1
-        if record.year and self.newest < record.year <= self._this_year:
-            self.newest = record.year
+        self.sources[source] += 1
+        if year and self.newest < year <= self._this_year:
+            self.newest = year
         if prefix := doi_prefix(doi):
             self.prefixes[prefix] += 1
-        for name in {venue_key(v) for v in (record.venue, *record.venue_names)} - {""}:
+        for name in {venue_key(v) for v in venues} - {""}:
             self.venues[name] += 1
 
     def flush(self) -> None:
@@ -238,15 +232,16 @@ class _Writer:
         self._written += len(self._rows)
         self._rows = []
 
-    def _entries(self, path: Path) -> Iterator[tuple[int, WorkRecord | str, str]]:
+    def _entries(self, path: Path) -> Iterator[tuple[int, WorkRecord | DblpWork | str, str]]:
         """(line, record or why it is none, what the line holds) of a dump of either format."""
         if is_dblp_dump(path):
-            yield from dblp_records(path, self.dtd)
+            yield from ((number, work, work.key) for number, work in dblp_works(path, self.dtd))
             return
         for number, line in _numbered_lines(path):
             yield number, read_line(line), _shown(line)
 
     def read(self, path: Path) -> DumpFile:
+        """Keep every work of a dump, and say what it gave."""
         records = untitled = skipped = 0
         first: list[str] = []
         for number, read, shown in self._entries(path):
@@ -256,6 +251,9 @@ class _Writer:
                     first.append(f"line {number}: {read} ({shown})")
             elif not read.title:
                 untitled += 1
+            elif isinstance(read, DblpWork):
+                self.add_dblp(read)
+                records += 1
             else:
                 self.add(read)
                 records += 1

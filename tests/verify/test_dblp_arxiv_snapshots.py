@@ -18,7 +18,7 @@ from citecore.cli import main
 from citecore.errors import InputError
 from citecore.model import ReferenceVerdict, Source
 from citecore.options import resolve_options
-from citecore.registries.dblp_dump import dblp_records
+from citecore.registries.dblp_dump import as_record, dblp_works
 from citecore.registries.record import Update, WorkRecord
 from citecore.registries.settings import ClientSettings
 from citecore.registries.snapshot import Snapshot
@@ -26,8 +26,8 @@ from citecore.registries.snapshot_build import (
     build_snapshot,
     parse_line,
     read_line,
-    stored_record,
 )
+from citecore.registries.snapshot_rows import stored_dblp_work, stored_record
 from citecore.serialize import record_from_data, to_compact_data
 from citecore.verify.registry import RegistryVerifier
 from tests.generated_dblp import numbered, world_records, write_dump
@@ -36,8 +36,13 @@ from tests.paths import SHARED
 EXCERPT = SHARED / "fixtures" / "dblp" / "excerpt.xml"
 
 
+def dblp_records(path: Path, dtd: Path | None = None) -> list[tuple[WorkRecord, str]]:
+    """(record, DBLP key) of every work of a dump."""
+    return [(as_record(work), work.key) for _, work in dblp_works(path, dtd)]
+
+
 def test_the_real_records_read_as_the_dump_holds_them() -> None:
-    read = {key: record for _, record, key in dblp_records(EXCERPT)}
+    read = {key: record for record, key in dblp_records(EXCERPT)}
     assert len(read) == 12
     spectre = read["tr/meltdown/s18"]
     assert spectre.title == "Spectre Attacks: Exploiting Speculative Execution"
@@ -76,7 +81,7 @@ def test_a_record_reads_its_fields_as_dblp_writes_them(tmp_path: Path) -> None:
         "<title>Proceedings of X 2020</title>\n<year>n/a</year>\n</proceedings>\n</dblp>\n",
         encoding="latin-1",
     )
-    article, volume = (record for _, record, _ in dblp_records(dump))
+    article, volume = (record for record, _ in dblp_records(dump))
     assert article.title == "The k-means problem revisited"  # markup dropped, spaces folded
     assert (article.doi, article.arxiv_id, article.url) == (
         "10.1000/abc",
@@ -102,6 +107,20 @@ def test_a_stored_record_is_the_compact_form_read_back_whole() -> None:
         venue_names=("J. Ret.", "Journal of Retractions"), is_preprint=True,
     )  # fmt: skip
     assert record_from_data(WorkRecord, json.loads(stored_record(retracted))) == retracted
+
+
+def test_a_dblp_work_is_stored_as_its_record_would_be(tmp_path: Path) -> None:
+    # DBLP's works are written straight from the dump's fields: what is stored is what the
+    # WorkRecord of the work would store, on the real records and on a generated dump.
+    dump = tmp_path / "dblp.xml.gz"
+    shutil.copy(EXCERPT.with_name("dblp.dtd"), tmp_path / "dblp.dtd")
+    write_dump(dump, numbered(world_records(), 3_000))
+    works = [work for source in (EXCERPT, dump) for _, work in dblp_works(source)]
+    assert len(works) > 2_900
+    for work in works:
+        stored = json.loads(stored_dblp_work(work))
+        assert stored == json.loads(stored_record(as_record(work)))
+        assert record_from_data(WorkRecord, stored) == as_record(work)
 
 
 def _crossref_lines() -> list[str]:
