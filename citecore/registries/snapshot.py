@@ -28,7 +28,13 @@ from citecore.model import Reference
 from citecore.normalize import fold
 from citecore.registries.record import WorkRecord
 from citecore.registries.snapshot_build import doi_prefix, unversioned, venue_key
-from citecore.registries.snapshot_search import Row, holding, one_changed, title_words
+from citecore.registries.snapshot_search import (
+    Row,
+    holding,
+    one_changed,
+    title_count,
+    title_words,
+)
 from citecore.serialize import record_from_data
 
 MANIFEST = "manifest.json"
@@ -96,6 +102,7 @@ class Snapshot:
         self._connections: list[sqlite3.Connection] = []
         self._about: list[dict[str, str]] = []
         self._complete: list[bool] = []
+        self._titles: list[int] = []  # how many titles each file holds
         self._venue_hits: dict[tuple[str, ...], bool] = {}
         for file, declaration in zip(files, declared, strict=True):
             try:
@@ -104,6 +111,7 @@ class Snapshot:
                 connection.execute("SELECT pmid FROM works LIMIT 1")
                 connection.execute("SELECT name FROM venues LIMIT 1")
                 connection.execute("SELECT docs FROM title_words LIMIT 1")
+                self._titles.append(title_count(connection))
                 about = dict(connection.execute("SELECT name, value FROM about").fetchall())
                 self._about.append(about)
             except sqlite3.Error as exc:
@@ -179,21 +187,29 @@ class Snapshot:
         words = title_words(title)
         if not words:
             return []
-        found: list[Row] = []
+        found: list[tuple[int, Row]] = []  # (snapshot file, row)
         main_title = title_words(_SUBTITLE.split(title, maxsplit=1)[0])
         for held in (words, main_title) if len(main_title) < len(words) else (words,):
-            for connection in self._connections:
-                found.extend(holding(connection, held))
+            for number, (connection, titles) in enumerate(
+                zip(self._connections, self._titles, strict=True)
+            ):
+                found.extend((number, row) for row in holding(connection, titles, held))
             # Titles holding the rarest words may be other works: done once one holds them all.
             wanted_words = {fold(w) for w in held}
-            if any(wanted_words <= set(fold(row[0]).split()) for row in found):
+            if any(wanted_words <= set(fold(row[1]).split()) for _, row in found):
                 break
         else:
-            for connection in self._connections:
-                found.extend(one_changed(connection, words))
+            for number, (connection, titles) in enumerate(
+                zip(self._connections, self._titles, strict=True)
+            ):
+                found.extend((number, row) for row in one_changed(connection, titles, words))
         wanted = fold(title)
-        best = sorted(dict.fromkeys(found), key=lambda row: -fuzz.ratio(wanted, fold(row[0])))
-        return self._records((record,) for _, record in best[:limit])
+        best = sorted(dict.fromkeys(found), key=lambda hit: -fuzz.ratio(wanted, fold(hit[1][1])))
+        return self._records(
+            self._connections[number].execute("SELECT record FROM works WHERE id = ?", (row_id,))
+            .fetchone()
+            for number, (row_id, _) in best[:limit]
+        )  # fmt: skip
 
     def _declared_complete(
         self, sources: Sequence[str] = (), year: int | None = None

@@ -23,7 +23,7 @@ COMPARED = 200
 _EXPECTED = 20
 _FEWEST_WORDS = 3
 
-Row = tuple[str, str]  # (title, stored record)
+Row = tuple[int, str]  # (row id, title): records are read for the few compared best
 
 
 def title_words(title: str) -> list[str]:
@@ -34,12 +34,12 @@ def title_words(title: str) -> list[str]:
 def word_counts(connection: sqlite3.Connection, words: list[str]) -> list[tuple[int, str]]:
     """(titles holding it, word) for each word the snapshot holds, rarest first (a word held
     by no title, a typo or a changed word, cannot find anything and is left out)."""
-    counts = []
-    for word in dict.fromkeys(fold(w) for w in words):
-        row = connection.execute("SELECT docs FROM title_words WHERE term = ?", (word,)).fetchone()
-        if row is not None:
-            counts.append((row[0], word))
-    return sorted(counts)
+    folded = list(dict.fromkeys(fold(w) for w in words))
+    marks = ",".join("?" * len(folded))
+    found = connection.execute(
+        f"SELECT docs, term FROM title_words WHERE term IN ({marks})", folded
+    ).fetchall()
+    return sorted(found)
 
 
 def _selective(counts: list[tuple[int, str]], titles: int) -> list[str]:
@@ -58,19 +58,21 @@ def _all_of(words: list[str]) -> str:
     return " AND ".join(f'"{word}"' for word in words)
 
 
-def _titles(connection: sqlite3.Connection) -> int:
+def title_count(connection: sqlite3.Connection) -> int:
+    """How many titles a snapshot holds (its rows are numbered from 1 as they are written)."""
     return int(connection.execute("SELECT coalesce(max(id), 0) FROM works").fetchone()[0])
 
 
-def holding(connection: sqlite3.Connection, words: list[str]) -> list[Row]:
-    """The rows whose titles hold the rarest of `words`, enough of them to be few."""
+def holding(connection: sqlite3.Connection, titles: int, words: list[str]) -> list[Row]:
+    """The rows whose titles hold the rarest of `words`, enough of them to be few (of the
+    snapshot's `titles`)."""
     counts = word_counts(connection, words)
     if not counts:
         return []
-    return matches(connection, _all_of(_selective(counts, _titles(connection))), COMPARED)
+    return matches(connection, _all_of(_selective(counts, titles)), COMPARED)
 
 
-def one_changed(connection: sqlite3.Connection, words: list[str]) -> list[Row]:
+def one_changed(connection: sqlite3.Connection, titles: int, words: list[str]) -> list[Row]:
     """The rows whose titles hold the rarest of `words` but one of the three rarest, whichever:
     a title cited with one of its rarest words changed. A title of one or two known words is
     looked for by any of them."""
@@ -81,7 +83,6 @@ def one_changed(connection: sqlite3.Connection, words: list[str]) -> list[Row]:
             if counts
             else []
         )
-    titles = _titles(connection)
     clauses = {
         _all_of(_selective([c for c in counts if c != left_out], titles))
         for left_out in counts[:_FEWEST_WORDS]
@@ -90,11 +91,11 @@ def one_changed(connection: sqlite3.Connection, words: list[str]) -> list[Row]:
 
 
 def matches(connection: sqlite3.Connection, query: str, limit: int) -> list[Row]:
-    """(title, record) of the rows matching `query`: all of them when they are few enough to
+    """(row id, title) of the rows matching `query`: all of them when they are few enough to
     be compared one by one, else the `limit` BM25 ranks best. BM25 ranking reads the whole
     posting list of every word (130 ms a search on 5 M records): it is asked only then."""
     sql = (
-        "SELECT works.title, works.record FROM titles JOIN works ON works.id = titles.rowid "
+        "SELECT works.id, works.title FROM titles JOIN works ON works.id = titles.rowid "
         "WHERE titles MATCH ?"
     )
     rows: list[Row] = connection.execute(f"{sql} LIMIT ?", (query, COMPARED + 1)).fetchall()
