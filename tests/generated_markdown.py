@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations, is_crossref
-from tests.pandoc_json import read_ast
+from tests.pandoc_json import read_ast, read_json
 
 KEYS = st.sampled_from(
     ["smith2020", "doe_2019", "lee:2021", "garcia-lopez2018", "wu.2023", "k1", "Kim2022a"]
@@ -168,7 +168,7 @@ def _without_images(node: Any) -> Any:
 
 def pandoc_keys(text: str) -> list[str]:
     """The cited keys of a Markdown text as pandoc's AST holds them, cross-references aside."""
-    return ast_keys(read_ast(text))
+    return ast_keys(read_json(text))
 
 
 def ast_keys(ast: dict[str, Any]) -> list[str]:

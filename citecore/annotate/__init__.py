@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import importlib
 
+import panflute as pf
+
 from citecore.annotate.checked import DocumentCheck
 from citecore.annotate.flags import flags_for
-from citecore.pandoc.ast import Node
 
 _LATEX_FORMATS = {"latex", "beamer", "pdf"}
 _HTML_FORMATS = {
@@ -42,8 +43,8 @@ def output_family(output_format: str) -> str | None:
     return None
 
 
-def annotate(doc: Node, check: DocumentCheck, output_format: str) -> int:
-    """Decorate every flagged citation of `doc` (pandoc's JSON AST, changed in place) for
+def annotate(doc: pf.Doc, check: DocumentCheck, output_format: str) -> int:
+    """Decorate every flagged citation of `doc` (changed in place) for
     `output_format`; return how many."""
     family = output_family(output_format)
     if family is None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citecore.annotate.elements import append_header_include, place_of, raw_block, span
+import panflute as pf
+
+from citecore.annotate.elements import append_header_include, place_of
 from citecore.annotate.flags import Flag
 from citecore.extract.markdown import CiteGroup
-from citecore.pandoc.ast import Node
 
 STYLESHEET = """<style>
 .citecheck { border-bottom: 2px solid; cursor: help; padding: 0 1px; }
@@ -36,17 +37,17 @@ def _kind(line: str) -> str:
     return match.group(0) if match else "note"
 
 
-def annotate(doc: Node, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
+def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
     """Wrap each flagged Cite in `<span class="citecheck citecheck-error …" title="…">`."""
     if not flagged:
         return
-    append_header_include(doc, raw_block(STYLESHEET, "html"))
+    append_header_include(doc, pf.RawBlock(STYLESHEET, "html"))
     for group, flag in flagged:
         # Each line opens with its kind ("undefined: …", "supported, p. 7 …").
         kinds = dict.fromkeys(_kind(line) for line in flag.lines)
         index = place_of(group.element, group.container)
-        group.container[index] = span(
-            [group.element],
-            ["citecheck", f"citecheck-{flag.tone}"] + [f"citecheck-{kind}" for kind in kinds],
-            [("title", "\n".join(flag.lines)), ("data-citecheck", " ".join(kinds))],
+        group.container[index] = pf.Span(
+            group.element,
+            classes=["citecheck", f"citecheck-{flag.tone}"] + [f"citecheck-{k}" for k in kinds],
+            attributes={"title": "\n".join(flag.lines), "data-citecheck": " ".join(kinds)},
         )

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citecore.annotate.elements import append_header_include, insert_around, raw_block, raw_inline
+import panflute as pf
+
+from citecore.annotate.elements import append_header_include, insert_around
 from citecore.annotate.flags import Flag
 from citecore.extract.markdown import CiteGroup
 from citecore.model import CitationContext
-from citecore.pandoc.ast import Node
 
 _PREAMBLE = r"""\usepackage{xcolor}
 \definecolor{citecheck-error}{HTML}{B71C1C}
@@ -63,24 +64,20 @@ def escape_latex(text: str) -> str:
     return "".join(_SPECIALS.get(char, char) for char in text)
 
 
-def annotate(doc: Node, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
+def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
     """Colour each flagged citation and put its note in the margin (inline where no margin
     note is allowed); add the preamble and, if the writer set none, a draft geometry."""
     if not flagged:
         return
-    append_header_include(doc, raw_block(_PREAMBLE, "latex"))
-    meta = doc.setdefault("meta", {})
-    if "geometry" not in meta:
-        meta["geometry"] = {
-            "t": "MetaList",
-            "c": [{"t": "MetaString", "c": g} for g in _DRAFT_GEOMETRY],
-        }
+    append_header_include(doc, pf.RawBlock(_PREAMBLE, "latex"))
+    if "geometry" not in doc.metadata.content:
+        doc.metadata["geometry"] = pf.MetaList(*(pf.MetaString(g) for g in _DRAFT_GEOMETRY))
     for group, flag in flagged:
         level = flag.tone
         contexts = {c.context for c in group.citations}
         if contexts & _UNANNOTATED_CONTEXTS:
             continue
         command = "citecheckInlineNote" if contexts & _INLINE_CONTEXTS else "citecheckNote"
-        note = raw_inline("}" + f"\\{command}{{{level}}}{{{escape_latex(flag.text())}}}", "latex")
-        mark = raw_inline(f"\\citecheckMark{{{level}}}{{", "latex")
+        note = pf.RawInline("}" + f"\\{command}{{{level}}}{{{escape_latex(flag.text())}}}", "latex")
+        mark = pf.RawInline(f"\\citecheckMark{{{level}}}{{", "latex")
         insert_around(group.element, group.container, mark, note)

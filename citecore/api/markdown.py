@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import panflute as pf
+
 from citecore.annotate.checked import DocumentCheck
 from citecore.api.pipeline import check_citations
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
@@ -23,7 +25,7 @@ from citecore.model import (
     FindingKind,
 )
 from citecore.options import Options
-from citecore.pandoc.ast import Node, get_metadata
+from citecore.pandoc.document import metadata_value
 from citecore.pandoc.reader import read_markdown
 from citecore.verify import Verifier
 
@@ -39,7 +41,7 @@ def _as_names(value: Any) -> list[str]:
 
 
 def load_document_bibliography(
-    doc: Node,
+    doc: pf.Doc,
     options: Options,
     search_dirs: Sequence[Path],
     sources: Sequence[SourceFile],
@@ -48,10 +50,10 @@ def load_document_bibliography(
     """Every bibliography the document names, then its inline `references:`; relative paths
     are tried as given, then under `search_dirs`. Bibliographies given as options replace the
     document's `bibliography:`, as pandoc's `--bibliography` does."""
-    names = list(options.bibliographies) or _as_names(get_metadata(doc, "bibliography"))
+    names = list(options.bibliographies) or _as_names(metadata_value(doc, "bibliography"))
     named_by = sources[0].name if sources and not options.bibliographies else None
     paths = list(dict.fromkeys(resolve_bibliography(n, search_dirs, named_by) for n in names))
-    inline = get_metadata(doc, "references", [])
+    inline = metadata_value(doc, "references", [])
     return load_bibliographies(
         paths,
         inline if isinstance(inline, list) else [],
@@ -62,15 +64,16 @@ def load_document_bibliography(
 
 
 def check_document(
-    doc: Node,
+    doc: pf.Doc,
     options: Options,
     *,
     sources: Sequence[SourceFile] = (),
     search_dirs: Sequence[Path] = (),
     verifier: Verifier | None = None,
 ) -> DocumentCheck:
-    """Run the pipeline over one pandoc document (its JSON AST); raises only for unusable input
-    (a missing bibliography, an unreadable file), never for problems in the citations."""
+    """Run the pipeline over one pandoc document (a `panflute.Doc`: a writer's own panflute
+    filter can pass the one it holds); raises only for unusable input (a missing bibliography,
+    an unreadable file), never for problems in the citations."""
     extraction = extract_citations(doc, sources)
     with Cache(options.cache) as cache:
         bibliography = load_document_bibliography(doc, options, search_dirs, sources, cache)
@@ -115,7 +118,7 @@ def check_markdown_file(
 
 
 def check_markdown_document(
-    doc: Node, path: Path, options: Options, verifier: Verifier | None = None
+    doc: pf.Doc, path: Path, options: Options, verifier: Verifier | None = None
 ) -> DocumentCheck:
     """Check a document pandoc read from the Markdown file `path` (for line numbers and the
     folder bibliographies are found in)."""

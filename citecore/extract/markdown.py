@@ -1,23 +1,26 @@
-"""Citations from pandoc's JSON AST, with claim sentences, footnotes and source lines.
+"""Citations from pandoc's document (panflute's `Doc`), with claim sentences, footnotes and
+source lines.
 
-The walk keeps document order: a paragraph's citations come in reading order, and a footnote's
-citations come where the note is referenced, numbered as pandoc numbers notes. Each Cite element
-is kept beside its citations, with the inline list holding it, so that annotation can later
-decorate exactly that element.
+The walk is one pass over the elements, in document order: a paragraph's citations come in
+reading order, and a footnote's citations come where the note is referenced, numbered as pandoc
+numbers notes. Each Cite element is kept beside its citations, with the inline list holding it,
+so that annotation can later decorate exactly that element.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+
+import panflute as pf
 
 from citecore.extract.locate import LineMatcher, Region, SourceFile, SourceIndex
 from citecore.extract.markdown_text import (
     CITE_MARK,
-    citation_mode,
-    citations_of,
+    INLINE_HOLDERS,
+    SPACES,
+    TEXT_INLINES,
     claim_for,
     inline_text,
     render_cite,
@@ -26,7 +29,7 @@ from citecore.extract.markdown_text import (
 from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
 from citecore.model import Citation, CitationContext, CitationMode, SourceLocation
-from citecore.pandoc.ast import Node, inline_content, is_space, metadata, stringify, text_of
+from citecore.pandoc.document import metadata_fields
 
 # Quarto (`@fig-x`) and pandoc-crossref (`@fig:x`) cross-references look like citations but are not.
 _CROSSREF = re.compile(
@@ -50,8 +53,8 @@ class CiteGroup:
     """One Cite element, the inline list holding it, and the citation records made from it
     (same order as its keys)."""
 
-    element: Node
-    container: list[Node]
+    element: pf.Cite
+    container: pf.ListContainer
     citations: tuple[Citation, ...]
     # The Cite whose prefix or suffix holds this one (`[@a,@b]`): citeproc renders this one
     # as part of it.
@@ -107,72 +110,79 @@ class _Walker:
         # text: the alt text's citations are the caption's, read once.
         self.in_captioned_figure = False
 
-    def blocks(self, blocks: Iterable[Node], context: _Context) -> None:
+    def blocks(self, blocks: Iterable[pf.Element], context: _Context) -> None:
         for block in blocks:
             self.block(block, context)
 
-    def block(self, block: Node, context: _Context) -> None:
-        tag: str = block.get("t", "")
-        content: Any = block.get("c")
+    def block(self, block: pf.Element, context: _Context) -> None:
         in_list = _Context(CitationContext.LIST, context.note_number)
-        if tag in ("Para", "Plain"):
-            self.inline_container(content, context)
-        elif tag == "Header":
-            self.inline_container(
-                content[2], _Context(CitationContext.HEADING, context.note_number)
-            )
-        elif tag == "LineBlock":
-            for line in content:
-                self.inline_container(line, context)
-        elif tag == "Table":
-            self.table(content, context)
-        elif tag == "Figure":
-            caption = content[1]
-            self.caption(caption, context)
-            outer, self.in_captioned_figure = self.in_captioned_figure, bool(caption[1])
+        if isinstance(block, (pf.Para, pf.Plain)):
+            self.inline_container(block.content, context)
+        elif isinstance(block, pf.Header):
+            heading = _Context(CitationContext.HEADING, context.note_number)
+            self.inline_container(block.content, heading)
+        elif isinstance(block, pf.LineBlock):
+            for line in block.content:
+                self.inline_container(line.content, context)
+        elif isinstance(block, pf.Table):
+            self.table(block, context)
+        elif isinstance(block, pf.Figure):
+            self.caption(block.caption, context)
+            outer = self.in_captioned_figure
+            self.in_captioned_figure = bool(block.caption and block.caption.content)
             try:
-                self.blocks(content[2], context)
+                self.blocks(block.content, context)
             finally:
                 self.in_captioned_figure = outer
-        elif tag == "BlockQuote":
-            self.blocks(content, _Context(CitationContext.QUOTE, context.note_number))
-        elif tag == "BulletList":
-            for item in content:
-                self.blocks(item, in_list)
-        elif tag == "OrderedList":
-            for item in content[1]:
-                self.blocks(item, in_list)
-        elif tag == "DefinitionList":
-            for term, definitions in content:
-                self.inline_container(term, in_list)
-                for definition in definitions:
-                    self.blocks(definition, in_list)
-        elif tag == "Div":
-            self.blocks(content[1], context)
+        elif isinstance(block, pf.BlockQuote):
+            self.blocks(block.content, _Context(CitationContext.QUOTE, context.note_number))
+        elif isinstance(block, (pf.BulletList, pf.OrderedList)):
+            for item in block.content:
+                self.blocks(item.content, in_list)
+        elif isinstance(block, pf.DefinitionList):
+            for item in block.content:
+                self.inline_container(item.term, in_list)
+                for definition in item.definitions:
+                    self.blocks(definition.content, in_list)
+        elif isinstance(block, pf.Div):
+            self.blocks(block.content, context)
 
-    def caption(self, caption: list[Any], context: _Context) -> None:
-        """A table's or figure's caption: `[short caption, blocks]`."""
-        self.blocks(caption[1], _Context(CitationContext.CAPTION, context.note_number))
+    def caption(self, caption: pf.Caption | None, context: _Context) -> None:
+        """A table's or figure's caption (its blocks; the short caption is the list's)."""
+        if caption is not None:
+            self.blocks(caption.content, _Context(CitationContext.CAPTION, context.note_number))
 
-    def table(self, table: list[Any], context: _Context) -> None:
-        """`[attr, caption, column specs, head, bodies, foot]`; a body's rows are its head
-        rows, then its own."""
-        self.caption(table[1], context)
+    def table(self, table: pf.Table, context: _Context) -> None:
+        """The caption, then the rows: the head's, each body's intermediate head and own
+        rows, the foot's."""
+        self.caption(table.caption, context)
         inner = _Context(CitationContext.TABLE, context.note_number)
-        head, bodies, foot = table[3], table[4], table[5]
-        rows = [*head[1]]
-        for body in bodies:
-            rows += [*body[2], *body[3]]
-        rows += foot[1]
+        rows = [*table.head.content] if table.head is not None else []
+        for body in table.content:
+            rows += [*body.head, *body.content]
+        rows += table.foot.content if table.foot is not None else []
         for row in rows:
-            for cell in row[1]:
-                self.blocks(cell[4], inner)
+            for cell in row.content:
+                self.blocks(cell.content, inner)
 
-    def inline_container(self, inlines: list[Node], context: _Context) -> None:
+    def meta(self, value: pf.MetaValue, context: _Context) -> None:
+        """The text inside a metadata value (an `abstract`, a `title`)."""
+        if isinstance(value, pf.MetaInlines):
+            self.inline_container(value.content, context)
+        elif isinstance(value, pf.MetaBlocks):
+            self.blocks(value.content, context)
+        elif isinstance(value, pf.MetaList):
+            for item in value.content:
+                self.meta(item, context)
+        elif isinstance(value, pf.MetaMap):
+            for item in value.content.values():
+                self.meta(item, context)
+
+    def inline_container(self, inlines: pf.ListContainer, context: _Context) -> None:
         """Text of one paragraph-like element; each Cite in it gets its claim sentence."""
         pieces: list[str] = []
-        cites: list[tuple[int, Node, list[Node], bool]] = []
-        notes: list[tuple[int, Node]] = []
+        cites: list[tuple[int, pf.Cite, pf.ListContainer, bool]] = []
+        notes: list[tuple[int, pf.Note]] = []
         self._flatten(inlines, pieces, cites, notes, 0, False)
         text = "".join(pieces)
         rendered = [render_cite(cite) for _, cite, _, _ in cites]
@@ -191,83 +201,80 @@ class _Walker:
             self.note(pending_note[1], context)
             pending_note = next(note_iter, None)
 
-    def note(self, note: Node, context: _Context) -> None:
+    def note(self, note: pf.Note, context: _Context) -> None:
         self.note_count += 1
-        self.blocks(note["c"], _Context(CitationContext.NOTE, self.note_count))
+        self.blocks(note.content, _Context(CitationContext.NOTE, self.note_count))
 
     def _flatten(
         self,
-        inlines: list[Node],
+        inlines: pf.ListContainer,
         pieces: list[str],
-        cites: list[tuple[int, Node, list[Node], bool]],
-        notes: list[tuple[int, Node]],
+        cites: list[tuple[int, pf.Cite, pf.ListContainer, bool]],
+        notes: list[tuple[int, pf.Note]],
         position: int,
         in_image: bool,
     ) -> int:
         """Append the plain text of `inlines` to `pieces`, with a mark character where each
         (non-cross-ref) Cite sits; `position` is the text length so far; returns the new one."""
         for element in inlines:
-            tag = element.get("t")
-            if tag == "Cite":
-                citations = citations_of(element)
-                if all(is_crossref(c["citationId"]) for c in citations):
-                    text = " ".join(f"@{c['citationId']}" for c in citations)
+            if isinstance(element, TEXT_INLINES):
+                text = element.text
+            elif isinstance(element, SPACES):
+                text = " "
+            elif isinstance(element, pf.Cite):
+                ids = [c.id for c in element.citations]
+                if all(is_crossref(key) for key in ids):
+                    text = " ".join(f"@{key}" for key in ids)
                 else:
                     cites.append((position, element, inlines, in_image))
                     text = CITE_MARK
-            elif tag == "Note":
+            elif isinstance(element, pf.Note):
                 notes.append((position, element))
                 continue
-            elif is_space(element):
-                text = " "
-            elif tag == "Quoted":
-                double = element["c"][0].get("t") == "DoubleQuote"
+            elif isinstance(element, pf.Quoted):
+                double = element.quote_type == "DoubleQuote"
                 pieces.append("“" if double else "‘")
                 position = self._flatten(
-                    element["c"][1], pieces, cites, notes, position + 1, in_image
+                    element.content, pieces, cites, notes, position + 1, in_image
                 )
                 text = "”" if double else "’"
-            elif tag == "RawInline":
+            elif isinstance(element, INLINE_HOLDERS):
+                image = isinstance(element, pf.Image)
+                if image and self.in_captioned_figure:
+                    continue  # a captioned figure's image: its alt text is the caption's copy
+                position = self._flatten(
+                    element.content, pieces, cites, notes, position, in_image or image
+                )
                 continue
             else:
-                leaf = text_of(element)
-                if leaf is not None:
-                    text = leaf
-                else:
-                    inner = inline_content(element)
-                    if inner is None or (tag == "Image" and self.in_captioned_figure):
-                        continue  # a leaf; or a captioned figure's image, a caption's copy
-                    position = self._flatten(
-                        inner, pieces, cites, notes, position, in_image or tag == "Image"
-                    )
-                    continue
+                continue  # raw output, or a leaf with no text
             pieces.append(text)
             position += len(text)
         return position
 
     def cite(
         self,
-        cite: Node,
-        container: list[Node],
+        cite: pf.Cite,
+        container: pf.ListContainer,
         context: _Context,
         claim: str,
         paragraph: str,
         outer: CiteGroup | None,
         in_image: bool,
     ) -> None:
-        citations = citations_of(cite)
-        keys = tuple(c["citationId"] for c in citations if not is_crossref(c["citationId"]))
+        citations = list(cite.citations)
+        keys = tuple(c.id for c in citations if not is_crossref(c.id))
         records = []
         for citation in citations:
-            key = citation["citationId"]
+            key = citation.id
             if is_crossref(key):
                 continue
             location = self._location_for(key, context)
-            prefix = inline_text(citation.get("citationPrefix", []))
-            suffix = inline_text(citation.get("citationSuffix", []))
+            prefix = inline_text(citation.prefix)
+            suffix = inline_text(citation.suffix)
             record = Citation(
                 key=key,
-                mode=_MODES.get(citation_mode(citation), CitationMode.NORMAL),
+                mode=_MODES.get(citation.mode, CitationMode.NORMAL),
                 location=location or SourceLocation(self.file),
                 prefix=prefix,
                 suffix=suffix,
@@ -285,15 +292,14 @@ class _Walker:
         group = CiteGroup(cite, container, tuple(records), outer, in_image)
         self.groups.append(group)
         for citation in citations:
-            for field in ("citationPrefix", "citationSuffix"):
-                inlines = citation.get(field)
+            for inlines in (citation.prefix, citation.suffix):
                 if inlines:  # most citations have neither
-                    self._nested(citation["citationId"], inlines, group, context, claim, paragraph)
+                    self._nested(citation.id, inlines, group, context, claim, paragraph)
 
     def _nested(
         self,
         key: str,
-        inlines: list[Node],
+        inlines: pf.ListContainer,
         outer: CiteGroup,
         context: _Context,
         claim: str,
@@ -302,17 +308,18 @@ class _Walker:
     ) -> None:
         """Citations pandoc read inside a prefix or suffix (`[@a,@b]`, `[see @a, p. 3, @b]`):
         read like any other, and remembered when a comma joined them to the one before."""
-        for index, element in enumerate(inlines):
-            if element.get("t") == "Cite":
+        after_comma = False  # the inlines so far end with a comma (spaces aside)
+        for element in inlines:
+            if isinstance(element, pf.Cite):
                 before = len(self.groups)
                 self.cite(element, inlines, context, claim, paragraph, outer, in_image)
-                if _after_comma(inlines[:index]):
+                if after_comma:
                     self.comma_joined.extend((key, c) for c in self.groups[before].citations)
-                continue
-            inner = inline_content(element)
-            if inner is not None:
-                image = in_image or element.get("t") == "Image"
-                self._nested(key, inner, outer, context, claim, paragraph, image)
+            elif isinstance(element, INLINE_HOLDERS):
+                image = in_image or isinstance(element, pf.Image)
+                self._nested(key, element.content, outer, context, claim, paragraph, image)
+            if not isinstance(element, (pf.Space, pf.SoftBreak)):
+                after_comma = isinstance(element, pf.Str) and element.text.endswith(",")
 
     def _location_for(self, key: str, context: _Context) -> SourceLocation | None:
         if self.matcher is None:
@@ -326,71 +333,43 @@ class _Walker:
         return self.matcher.take(key, region)
 
 
-def _after_comma(inlines: list[Node]) -> bool:
-    """True when the inlines end with a comma (spaces aside): `@a,@b` or `@a, p. 3, @b`."""
-    for element in reversed(inlines):
-        tag = element.get("t")
-        if tag in ("Space", "SoftBreak"):
-            continue
-        return tag == "Str" and str(element["c"]).endswith(",")
-    return False
-
-
-def _metadata_blocks(value: Node) -> Iterator[Node]:
-    """Block-level containers inside a metadata value that may hold citations (e.g. `abstract`)."""
-    tag: str = value.get("t", "")
-    content: Any = value.get("c")
-    if tag == "MetaInlines":
-        yield {"t": "Plain", "c": content}
-    elif tag == "MetaBlocks":
-        yield from content
-    elif tag == "MetaList":
-        for item in content:
-            yield from _metadata_blocks(item)
-    elif tag == "MetaMap":
-        for item in content.values():
-            yield from _metadata_blocks(item)
-
-
 _METADATA_SKIPPED = frozenset(
     {"references", "bibliography", "nocite", "citecheck", "header-includes"}
 )
 
 
-def extract_citations(doc: Node, sources: Sequence[SourceFile] = ()) -> MarkdownExtraction:
-    """Every citation in `doc` (pandoc's JSON AST) in reading order, each with its claim
-    sentence and source line.
+def extract_citations(doc: pf.Doc, sources: Sequence[SourceFile] = ()) -> MarkdownExtraction:
+    """Every citation in `doc` in reading order, each with its claim sentence and source line.
 
-    `sources` are the Markdown files the AST was read from; without them places are unknown.
-    Metadata fields such as `abstract` are read too; `nocite`, `references` and the bibliography
-    settings are not (they name keys but cite nothing in the text).
+    `sources` are the Markdown files the document was read from; without them places are
+    unknown. Metadata fields such as `abstract` are read too; `nocite`, `references` and the
+    bibliography settings are not (they name keys but cite nothing in the text).
     """
     matcher = LineMatcher(SourceIndex.build(sources)) if sources else None
     walker = _Walker(sources[0].name if sources else "<stdin>", matcher)
-    for name, value in metadata(doc).items():
+    for name, value in metadata_fields(doc).items():
         if name not in _METADATA_SKIPPED:
-            walker.blocks(_metadata_blocks(value), _Context(CitationContext.METADATA))
-    walker.blocks(doc["blocks"], _Context())
+            walker.meta(value, _Context(CitationContext.METADATA))
+    walker.blocks(doc.content, _Context())
     return MarkdownExtraction(
         tuple(walker.groups), tuple(walker.unmapped), tuple(walker.comma_joined)
     )
 
 
-def nocite_keys(doc: Node) -> tuple[list[str], bool]:
+def nocite_keys(doc: pf.Doc) -> tuple[list[str], bool]:
     """Keys named in the `nocite` metadata, and whether it includes everything (`@*`)."""
-    nocite = metadata(doc).get("nocite")
+    nocite = metadata_fields(doc).get("nocite")
     if nocite is None:
         return [], False
     keys: list[str] = []
     star = False
     walker = _Walker("<nocite>", None)
-    walker.blocks(_metadata_blocks(nocite), _Context(CitationContext.METADATA))
+    walker.meta(nocite, _Context(CitationContext.METADATA))
     for group in walker.groups:
-        for citation in citations_of(group.element):
-            if citation["citationId"] == "*":
+        for citation in group.element.citations:
+            if citation.id == "*":
                 star = True
             else:
-                keys.append(citation["citationId"])
-    text = stringify(_metadata_blocks(nocite))
-    star = star or "@*" in text
+                keys.append(citation.id)
+    star = star or "@*" in pf.stringify(nocite)
     return keys, star

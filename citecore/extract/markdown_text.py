@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
 
-from citecore.pandoc.ast import Node, inline_content, is_space, text_of
+import panflute as pf
 
 CITE_MARK = "\ue000"  # a private-use character marks where a Cite sits in paragraph text
 
+SPACES = (pf.Space, pf.SoftBreak, pf.LineBreak)
+# Inline elements holding text, and those holding inlines (a Note holds blocks: not here).
+TEXT_INLINES = (pf.Str, pf.Code, pf.Math)
+INLINE_HOLDERS = (pf.Emph, pf.Underline, pf.Strong, pf.Strikeout, pf.Superscript, pf.Subscript,
+                  pf.SmallCaps, pf.Quoted, pf.Cite, pf.Link, pf.Image, pf.Span)  # fmt: skip
 
-def inline_text(inlines: Iterable[Node]) -> str:
+
+def inline_text(inlines: Iterable[pf.Element]) -> str:
     """Plain text of a citation prefix or suffix, non-breaking spaces made plain."""
     if not inlines:  # most citations have neither
         return ""
@@ -21,53 +26,34 @@ def inline_text(inlines: Iterable[Node]) -> str:
     return "".join(pieces).replace("\u00a0", " ").strip()
 
 
-def _plain_text(inlines: Iterable[Node], pieces: list[str]) -> None:
+def _plain_text(inlines: Iterable[pf.Element], pieces: list[str]) -> None:
     """Append the text of inline elements to `pieces`: a Cite as typed, notes and raw
     inlines left out."""
     for element in inlines:
-        tag = element.get("t")
-        if tag == "Cite":
+        if isinstance(element, pf.Cite):
             pieces.append(render_cite(element))
-        elif tag == "RawInline":
-            continue
-        elif is_space(element):
+        elif isinstance(element, SPACES):
             pieces.append(" ")
-        else:
-            text = text_of(element)
-            if text is not None:
-                pieces.append(text)
-                continue
-            inner = inline_content(element)
-            if inner is not None:
-                _plain_text(inner, pieces)
+        elif isinstance(element, TEXT_INLINES):
+            pieces.append(element.text)
+        elif isinstance(element, INLINE_HOLDERS):
+            _plain_text(element.content, pieces)
 
 
-def citations_of(cite: Node) -> list[dict[str, Any]]:
-    """The citations a Cite element holds (pandoc's `Citation` records)."""
-    citations: list[dict[str, Any]] = cite["c"][0]
-    return citations
-
-
-def citation_mode(citation: dict[str, Any]) -> str:
-    """`NormalCitation`, `AuthorInText` or `SuppressAuthor`."""
-    mode = citation.get("citationMode")
-    return str(mode.get("t", "")) if isinstance(mode, dict) else ""
-
-
-def _stringify_citation(citation: dict[str, Any]) -> str:
+def _stringify_citation(citation: pf.Citation) -> str:
     """A readable pandoc-Markdown form of one citation, for claim text."""
-    prefix = inline_text(citation.get("citationPrefix", []))
-    suffix = inline_text(citation.get("citationSuffix", []))
-    marker = {"SuppressAuthor": "-@"}.get(citation_mode(citation), "@") + citation["citationId"]
+    prefix = inline_text(citation.prefix)
+    suffix = inline_text(citation.suffix)
+    marker = ("-@" if citation.mode == "SuppressAuthor" else "@") + citation.id
     return " ".join(part for part in (prefix, marker) if part) + (
         f", {suffix.lstrip(', ')}" if suffix else ""
     )
 
 
-def render_cite(cite: Node) -> str:
+def render_cite(cite: pf.Cite) -> str:
     """The Cite as its author typed it: `@key` in text, `[see @a; @b, p. 3]` otherwise."""
-    citations = citations_of(cite)
-    if len(citations) == 1 and citation_mode(citations[0]) == "AuthorInText":
+    citations = cite.citations
+    if len(citations) == 1 and citations[0].mode == "AuthorInText":
         return _stringify_citation(citations[0])
     return "[" + "; ".join(_stringify_citation(c) for c in citations) + "]"
 

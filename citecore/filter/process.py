@@ -2,9 +2,10 @@
 
 An unchanged rebuild is replayed from the cache (`citecore.filter.replay`) before anything heavy is
 imported; otherwise a warm build server checks it when one is running (`citecore.filter.client`),
-or this process does: the JSON is read as dicts (`citecore.pandoc.ast`), checked by
-`citecore.filter.run`, written back, and the run recorded for the next rebuild. `main(doc)` runs
-on a document in memory, which is how tests call the filter without pandoc.
+or this process does: the JSON is read as panflute's document (`citecore.pandoc.document`),
+checked by `citecore.filter.run`, written back, and the run recorded for the next rebuild.
+`main(doc)` runs on a `panflute.Doc` in memory, which is how tests, and a writer's own panflute
+filter, call the filter without pandoc.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, TextIO
 from citecore.pandoc.inputs import pandoc_input_files
 
 if TYPE_CHECKING:
-    from citecore.pandoc.ast import Node
+    import panflute as pf
 
 
 class _Tee(io.StringIO):
@@ -84,12 +85,12 @@ def run_checked(
     from citecore.errors import CitecheckError, ExitCode
     from citecore.filter.replay import RecordedRun, dependencies_of, record
     from citecore.filter.run import run_filter
-    from citecore.pandoc.ast import dump_ast, load_ast
+    from citecore.pandoc.document import dump_document, load_document
 
     text = ast.decode("utf-8", "replace")  # pandoc writes UTF-8; anything else is not its AST
     stderr = _Tee(err)
     try:
-        doc = load_ast(text)
+        doc = load_document(text, output_format)
     except CitecheckError as exc:
         print(f"[WARNING] citecheck: {exc}; the document goes on unchecked", file=stderr)
         out.write(text)
@@ -98,7 +99,7 @@ def run_checked(
     outcome = run_filter(doc, output_format, inputs, stderr=stderr)
     output = io.StringIO()
     if outcome.exit_code == 0 and outcome.annotated:
-        output.write(dump_ast(doc))
+        output.write(dump_document(doc))
     elif outcome.exit_code == 0:
         # Nothing was decorated: pandoc's own JSON goes back as it came (no dump to pay for).
         output.write(text)
@@ -117,10 +118,10 @@ def run_checked(
     return outcome.exit_code
 
 
-def main(doc: Node | None = None, argv: Sequence[str] | None = None) -> Node | None:
+def main(doc: pf.Doc | None = None, argv: Sequence[str] | None = None) -> pf.Doc | None:
     """Entry point of `pandoc --filter` (the format is the first argument).
 
-    With `doc` (pandoc's JSON AST) given the document is checked and annotated in memory and
+    With `doc` (a `panflute.Doc`) given the document is checked and annotated in memory and
     returned (no stdin, no stdout, no replay); otherwise the process filters stdin to stdout
     and exits with the run's status."""
     args = list(sys.argv[1:] if argv is None else argv)

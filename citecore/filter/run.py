@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+import panflute as pf
+
 from citecore.annotate import annotate
 from citecore.annotate.checked import DocumentCheck
 from citecore.api.markdown import check_document
@@ -25,7 +27,7 @@ from citecore.extract.locate import SourceFile
 from citecore.files import write_atomically
 from citecore.model import CheckResult
 from citecore.options import PROJECT_FILE, Options, ReportFormat, resolve_options
-from citecore.pandoc.ast import Node, get_metadata
+from citecore.pandoc.document import metadata_value
 from citecore.pandoc.front_matter import option_lines
 from citecore.pandoc.metadata import metadata_options
 from citecore.policy import exit_status, failing_findings
@@ -63,7 +65,7 @@ def _sources(inputs: Sequence[str]) -> tuple[SourceFile, ...]:
 
 
 def _options(
-    doc: Node, folder: Path, cli_layer: dict[str, Any], sources: Sequence[SourceFile]
+    doc: pf.Doc, folder: Path, cli_layer: dict[str, Any], sources: Sequence[SourceFile]
 ) -> Options:
     return resolve_options(
         cli_layer,
@@ -74,13 +76,13 @@ def _options(
     )
 
 
-def _annotate_wanted(doc: Node, options: Options) -> bool:
+def _annotate_wanted(doc: pf.Doc, options: Options) -> bool:
     if options.annotate is not None:
         return options.annotate
-    return get_metadata(doc, "draft", True) is not False
+    return metadata_value(doc, "draft", True) is not False
 
 
-def _strict_requested(doc: Node) -> bool:
+def _strict_requested(doc: pf.Doc) -> bool:
     """Whether the run asked for strict mode, read leniently: it is consulted when building the
     options (or anything else) failed, so it must not fail itself."""
     strict: Any = os.environ.get("CITECHECK_STRICT", "")
@@ -92,7 +94,7 @@ def _strict_requested(doc: Node) -> bool:
 
 
 def run_filter(
-    doc: Node,
+    doc: pf.Doc,
     output_format: str,
     inputs: Sequence[str] = (),
     cli_layer: dict[str, Any] | None = None,
@@ -173,7 +175,7 @@ def _write_report(
 
 
 def _emit(
-    doc: Node, output_format: str, options: Options, check: DocumentCheck, err: TextIO
+    doc: pf.Doc, output_format: str, options: Options, check: DocumentCheck, err: TextIO
 ) -> FilterOutcome:
     """Warnings, the report and the annotations; the exit code from the failing findings."""
     failing = failing_findings(check.result.findings, options)

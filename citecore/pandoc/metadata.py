@@ -5,17 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from citecore.pandoc.ast import Node, get_metadata, meta_value, metadata
+import panflute as pf
+from panflute.tools import meta2builtin
+
+from citecore.pandoc.document import metadata_fields, metadata_value
 
 
-def metadata_options(doc: Node) -> dict[str, Any]:
+def metadata_options(doc: pf.Doc) -> dict[str, Any]:
     """The document's citecheck options as plain values (an options layer): the `citecheck:`
     map, then top-level `citecheck.<option>` / `citecheck-<option>` keys, which is what
     `pandoc -M citecheck.strict=true` makes."""
-    value = get_metadata(doc, "citecheck", {})
+    value = metadata_value(doc, "citecheck", {})
     layer = dict(value) if isinstance(value, Mapping) else {}
-    for name, meta in metadata(doc).items():
+    for name, meta in metadata_fields(doc).items():
         if name.startswith(("citecheck.", "citecheck-")):
             # A dotted name from `-M`: the dot is part of the name, not a path into a map.
-            layer[name[len("citecheck.") :]] = meta_value(meta)
+            layer[name[len("citecheck.") :]] = meta2builtin(meta)
     return layer

@@ -7,9 +7,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import panflute as pf
+
 from citecore.errors import DocumentParseError, PandocNotFoundError
 from citecore.extract.knitr import as_knitr_reads, is_knitr_source
-from citecore.pandoc.ast import Node, load_ast
+from citecore.pandoc.document import load_document
 from citecore.pandoc.inputs import MARKDOWN_SUFFIXES
 
 # Extensions pandoc cannot guess but that are Markdown to it (Quarto, R Markdown).
@@ -34,8 +36,8 @@ def pandoc_path() -> str:
     return bundled
 
 
-def read_markdown(path: Path, extra_args: tuple[str, ...] = ()) -> Node:
-    """Parse a Markdown/Quarto/R Markdown file with pandoc's reader into its JSON AST;
+def read_markdown(path: Path, extra_args: tuple[str, ...] = ()) -> pf.Doc:
+    """Parse a Markdown/Quarto/R Markdown file with pandoc's reader into its document;
     an R Markdown or Quarto file as knitr leaves it for pandoc (`extract.knitr`)."""
     args = [pandoc_path(), str(path), "-t", "json", *extra_args]
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
@@ -55,4 +57,4 @@ def read_markdown(path: Path, extra_args: tuple[str, ...] = ()) -> Node:
     if completed.returncode != 0:
         message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
         raise DocumentParseError(f"{path}: pandoc could not read it: {' '.join(message[-3:])}")
-    return load_ast(completed.stdout)
+    return load_document(completed.stdout.decode("utf-8", "replace"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import panflute as pf
 import pytest
 
 from citecore.annotate import annotate, html, output_family
@@ -20,7 +21,6 @@ from citecore.model import (
     GroundingStatus,
     Severity,
 )
-from citecore.pandoc.ast import Node
 from tests.conftest import run_pandoc
 from tests.pandoc_json import read_ast, render_ast
 
@@ -34,7 +34,7 @@ A claim [@bad; @good]. Another [@good].[^1] A grounded one [@grounded].
 
 def _checked(
     findings: tuple[Finding, ...], grounding: dict[int, CitationResult], text: str = TEXT
-) -> tuple[DocumentCheck, Node]:
+) -> tuple[DocumentCheck, pf.Doc]:
     """The check of `text` with these findings and groundings, and the document it read."""
     doc = read_ast(text)
     extraction = extract_citations(doc)
@@ -95,7 +95,7 @@ def test_output_families(name: str, family: str | None) -> None:
     assert output_family(name) == family
 
 
-def _render(checked: tuple[DocumentCheck, Node], output_format: str) -> str:
+def _render(checked: tuple[DocumentCheck, pf.Doc], output_format: str) -> str:
     check, doc = checked  # annotation decorates the checked document
     count = annotate(doc, check, output_format)
     assert count == len(flags_for(check))
@@ -216,17 +216,17 @@ def test_an_equal_copy_of_a_cite_is_not_mistaken_for_the_flagged_one() -> None:
     # Two Cite elements equal field by field (a filter or a template can make them): the flag
     # of the second wraps the second, not the first one a comparison by value would find.
     doc = read_ast("[@a] [@a]\n")
-    para = doc["blocks"][0]["c"]
+    para = doc.content[0].content
     first, second = para[0], para[2]
     for cite in (first, second):  # pandoc numbers them; a filter may not
-        cite["c"][0][0].update(citationHash=0, citationNoteNum=1)
+        cite.citations[0].hash, cite.citations[0].note_num = 0, 1
     assert first == second and first is not second
     extraction = extract_citations(doc)
     group = extraction.groups[1]
     assert group.element is second and isinstance(group, CiteGroup)
     html.annotate(doc, [(group, Flag(Severity.ERROR, (UNDEFINED,)))])
     assert para[0] is first
-    assert para[2]["t"] == "Span" and para[2]["c"][1][0] is second
+    assert isinstance(para[2], pf.Span) and para[2].content[0] is second
 
 
 def test_a_citation_in_the_metadata_stays_in_the_reports_only() -> None:
@@ -236,6 +236,6 @@ def test_a_citation_in_the_metadata_stays_in_the_reports_only() -> None:
     check, doc = _checked(FINDINGS, {}, text)
     assert [c.key for c in check.result.citations] == ["bad", "bad"]
     [(group, _flag)] = flags_for(check)
-    assert group.container is doc["blocks"][0]["c"]
+    assert group.container is doc.content[0].content
     assert annotate(doc, check, "html") == 1
     assert render_ast(doc, "html", standalone=True).count('class="citecheck ') == 1

@@ -8,6 +8,8 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import panflute as pf
+
 from citecore.annotate import annotate
 from citecore.annotate.checked import DocumentCheck
 from citecore.extract.markdown import extract_citations
@@ -18,14 +20,13 @@ from citecore.model import (
     FindingKind,
     Severity,
 )
-from citecore.pandoc.ast import Node
 from tests.conftest import requires_latex
 from tests.pandoc_json import read_ast, render_ast
 
 HOSTILE = "title '\"><script>alert(1)</script> \\input{/etc/passwd} 100% & $x$_{1} <w:t>"
 
 
-def _check() -> tuple[DocumentCheck, Node]:
+def _check() -> tuple[DocumentCheck, pf.Doc]:
     doc = read_ast("A claim [@k].\n")
     extraction = extract_citations(doc)
     citations = tuple(c for g in extraction.groups for c in g.citations)

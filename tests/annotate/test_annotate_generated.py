@@ -5,11 +5,13 @@ annotated document cites what the writer's cites (report, never repair)."""
 
 from __future__ import annotations
 
+import json
 import re
 import zipfile
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
+import panflute as pf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,18 +26,18 @@ from citecore.model import (
     FindingKind,
     Severity,
 )
-from citecore.pandoc.ast import Node
+from citecore.pandoc.document import dump_document
 from tests.generated_markdown import KEYS, ast_citation_ids, document
 from tests.pandoc_json import read_ast, render_ast
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _read(text: str) -> Node:
+def _read(text: str) -> pf.Doc:
     return read_ast(text)
 
 
-def _checked(doc: Node, flagged_keys: set[str]) -> DocumentCheck:
+def _checked(doc: pf.Doc, flagged_keys: set[str]) -> DocumentCheck:
     extraction = extract_citations(doc)
     citations = tuple(c for g in extraction.groups for c in g.citations)
     findings = tuple(
@@ -46,12 +48,12 @@ def _checked(doc: Node, flagged_keys: set[str]) -> DocumentCheck:
     return DocumentCheck(result, extraction)
 
 
-def _cited(doc: Node) -> list[str]:
-    """The citation ids of a document, as pandoc's AST holds them."""
-    return list(ast_citation_ids(doc["blocks"]))
+def _cited(doc: pf.Doc) -> list[str]:
+    """The citation ids of a document, as its JSON holds them."""
+    return list(ast_citation_ids(json.loads(dump_document(doc))["blocks"]))
 
 
-def _convert(doc: Node, output_format: str, *extra: str) -> str:
+def _convert(doc: pf.Doc, output_format: str, *extra: str) -> str:
     """The annotated document as a build writes it: citeproc renders the citations after the
     filter ran (a citation nested in another's suffix is shown only then)."""
     return render_ast(doc, output_format, "--citeproc", *extra, standalone=True)

@@ -14,7 +14,7 @@ from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations
 from tests.generated_markdown import ast_keys
 from tests.knitr_oracle import have_knitr, knit
-from tests.pandoc_json import read_ast
+from tests.pandoc_json import read_ast, read_json
 from tests.paths import REPO
 
 pytestmark = pytest.mark.skipif(not have_knitr(), reason="needs R's knitr (make test installs it)")
@@ -78,7 +78,7 @@ def document(draw: st.DrawFn) -> str:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document())
 def test_chunks_are_read_as_knitr_reads_them(text: str) -> None:
-    expected = ast_keys(read_ast(knit(text, REPO)))
+    expected = ast_keys(read_json(knit(text, REPO)))
     masked = blank_chunks(text)
     extraction = extract_citations_of(masked)
     assert [c.key for c in extraction] == expected

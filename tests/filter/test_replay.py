@@ -101,8 +101,8 @@ _FILTER_AND_MODULES = """
 import json, sys
 from citecore.filter.process import run_stdio
 status = run_stdio("html")
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in {"bibtexparser", "httpx"}
-               or m in {"citecore.extract.markdown", "citecore.pandoc.ast"})
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in {"bibtexparser", "httpx", "panflute"}
+               or m in {"citecore.extract.markdown", "citecore.pandoc.document"})
 print(json.dumps(heavy), file=sys.stderr)
 """
 

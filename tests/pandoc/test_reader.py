@@ -11,27 +11,21 @@ import stat
 import sys
 from pathlib import Path
 
+import panflute as pf
 import pytest
 
 from citecore.errors import DocumentParseError, PandocNotFoundError
-from citecore.pandoc.ast import Node
 from citecore.pandoc.reader import pandoc_path, read_markdown
 
 
-def _cites(doc: Node) -> list[str]:
+def _cites(doc: pf.Doc) -> list[str]:
     found: list[str] = []
 
-    def walk(node: object) -> None:
-        if isinstance(node, dict):
-            if node.get("t") == "Cite":
-                found.extend(c["citationId"] for c in node["c"][0])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
+    def cited(element: pf.Element, doc: pf.Doc) -> None:
+        if isinstance(element, pf.Cite):
+            found.extend(c.id for c in element.citations)
 
-    walk(doc.data if hasattr(doc, "data") else doc)
+    doc.walk(cited)
     return found
 
 
