@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from citecore.model import Source
 from citecore.pandoc.reader import pandoc_path
 from citecore.registries.settings import rate_variables
+from tests.citing_paper import write_citing_paper
 from tests.emulator import RegistryEmulator
 
 OFF = {"CITECHECK_SERVER": "off"}
@@ -43,37 +44,15 @@ pf.run_filter(lambda element, doc: None)
 
 
 def write_inputs(folder: Path, citations: int = 300, entries: int = 120) -> Path:
-    """A Markdown paper citing `citations` times from a bibliography of `entries` entries."""
-    bib = [
-        f"@article{{key{i},\n  author = {{Author{i}, Ann and Other, Bob}},\n"
-        f'  title = {{A study of topic number {i} in {{LaTeX}} and M{{\\"u}}nchen}},\n'
-        f"  journal = {{Journal of Benchmarks}},\n  year = {{{1990 + i % 30}}},\n"
-        f"  doi = {{10.1000/bench.{i}}}\n}}\n"
-        for i in range(entries)
-    ]
-    (folder / "refs.bib").write_text("\n".join(bib))
-    sentences = []
-    for i in range(citations):
-        key, other = f"key{i % entries}", f"key{(i * 7) % entries}"
-        form = i % 4
-        if form == 0:
-            sentences.append(f"Claim {i} holds, e.g. in Fig. {i} [@{key}].")
-        elif form == 1:
-            sentences.append(f"@{key} showed result {i}.")
-        elif form == 2:
-            sentences.append(f"Both agree on {i}.{i} units [see @{key}, p. {i}; @{other}].")
-        else:
-            sentences.append(f"A noted claim {i}.^[As argued by @{key}.]")
-    paragraphs = [" ".join(sentences[i : i + 5]) for i in range(0, len(sentences), 5)]
-    text = "---\ntitle: Benchmark\nbibliography: refs.bib\n---\n\n" + "\n\n".join(paragraphs)
-    (folder / "paper.md").write_text(text + "\n")
+    """The citing paper (`tests.citing_paper`) and the no-op panflute filter beside it."""
+    paper = write_citing_paper(folder, citations, entries)
     # An executable with this interpreter in its shebang, as pip writes `citecheck`'s script:
     # pandoc would run a `.py` filter with whatever `python` PATH finds first (a pyenv shim
     # adds ~40 ms), which would flatter citecheck.
     noop = folder / "noop"
     noop.write_text(f"#!{sys.executable}\n{NOOP_FILTER}")
     noop.chmod(0o755)
-    return folder / "paper.md"
+    return paper
 
 
 def time_command(args: list[str], cwd: Path, env: dict[str, str]) -> float:

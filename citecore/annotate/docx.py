@@ -18,7 +18,9 @@ def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
     """Attach a Word comment holding the problems to each flagged citation."""
     del doc  # comments live on the citations themselves; nothing document-wide is needed
     date = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-    for number, (group, flag) in enumerate(flagged):
+    # Last first: what is inserted around a citation moves only the ones after it, which are
+    # done by then, so each citation is still where extraction found it.
+    for number, (group, flag) in reversed(list(enumerate(flagged))):
         identifier = f"citecheck-{number}"
         text = f"citecheck ({flag.severity.value}): " + " · ".join(flag.lines)
         start = pf.Span(

@@ -21,8 +21,13 @@ def append_header_include(doc: pf.Doc, block: pf.Block) -> None:
 
 
 def place_of(element: pf.Element, container: pf.ListContainer) -> int:
-    """The index of `element` itself in `container` (by identity: panflute compares elements
+    """The index of `element` itself in `container`. panflute sets an element's `index` when
+    it is read from its container, as extraction read it: that place is taken when it still
+    holds the element, else the container is searched by identity (panflute compares elements
     by content, and an equal copy earlier in the paragraph must not answer for it)."""
+    known = element.index
+    if isinstance(known, int) and known < len(container) and container[known] is element:
+        return known
     for index, item in enumerate(container):
         if item is element:
             return index

@@ -72,7 +72,9 @@ def annotate(doc: pf.Doc, flagged: Sequence[tuple[CiteGroup, Flag]]) -> None:
     append_header_include(doc, pf.RawBlock(_PREAMBLE, "latex"))
     if "geometry" not in doc.metadata.content:
         doc.metadata["geometry"] = pf.MetaList(*(pf.MetaString(g) for g in _DRAFT_GEOMETRY))
-    for group, flag in flagged:
+    # Last first: what is inserted around a citation moves only the ones after it, which are
+    # done by then, so each citation is still where extraction found it.
+    for group, flag in reversed(flagged):
         level = flag.tone
         contexts = {c.context for c in group.citations}
         if contexts & _UNANNOTATED_CONTEXTS:
