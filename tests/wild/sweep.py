@@ -22,7 +22,7 @@ from citecore.options import Options
 from citecore.pandoc.reader import read_markdown
 from tests.generated_markdown import ast_keys
 from tests.knitr_oracle import knit
-from tests.pandoc_json import read_ast
+from tests.pandoc_json import read_json
 from tests.paths import CORPUS
 from tests.wild.latex_build import Project, build
 
@@ -134,7 +134,7 @@ def markdown_documents() -> list[Path]:
 def markdown_keys(path: Path) -> tuple[list[str], list[str]]:
     """(the keys pandoc's AST holds after knitr, the keys citecheck reads), in order."""
     text = path.read_text(encoding="utf-8")
-    oracle = ast_keys(read_ast(knit(text, path.parent) if is_knitr_source(path) else text))
+    oracle = ast_keys(read_json(knit(text, path.parent) if is_knitr_source(path) else text))
     source = SourceFile(str(path), as_knitr_reads(path, text))
     extraction = extract_citations(read_markdown(path), [source])
     return oracle, [c.key for c in extraction.citations]
