@@ -10,6 +10,7 @@ filter, call the filter without pandoc.
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import sys
@@ -55,6 +56,8 @@ def run_stdio(output_format: str) -> int:
     from citecore.logs import configure_logging
 
     configure_logging()
+    # This process exits after this one build (see the server's child).
+    gc.disable()
     return replay_or_check(ast, output_format, inputs, sys.stdout, sys.stderr)
 
 
