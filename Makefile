@@ -93,6 +93,7 @@ test: install install-tex install-r install-editors lint
 
 bench: install install-tex install-r
 	$(PYTHON) bench/filter_overhead.py
+	$(PYTHON) bench/panflute_costs.py
 	$(PYTHON) bench/verify_throughput.py
 	$(PYTHON) bench/hallucination_local.py
 	$(PYTHON) bench/hallucination_emulated.py
