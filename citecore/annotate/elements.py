@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import panflute as pf
 
-Attributes = list[tuple[str, str]]
-
 
 def append_header_include(doc: pf.Doc, block: pf.Block) -> None:
     """Add `block` to `header-includes`, keeping whatever the writer put there."""

@@ -188,20 +188,17 @@ class Snapshot:
         if not words:
             return []
         found: list[tuple[int, Row]] = []  # (snapshot file, row)
+        files = list(enumerate(zip(self._connections, self._titles, strict=True)))
         main_title = title_words(_SUBTITLE.split(title, maxsplit=1)[0])
         for held in (words, main_title) if len(main_title) < len(words) else (words,):
-            for number, (connection, titles) in enumerate(
-                zip(self._connections, self._titles, strict=True)
-            ):
+            for number, (connection, titles) in files:
                 found.extend((number, row) for row in holding(connection, titles, held))
             # Titles holding the rarest words may be other works: done once one holds them all.
             wanted_words = {fold(w) for w in held}
             if any(wanted_words <= set(fold(row[1]).split()) for _, row in found):
                 break
         else:
-            for number, (connection, titles) in enumerate(
-                zip(self._connections, self._titles, strict=True)
-            ):
+            for number, (connection, titles) in files:
                 found.extend((number, row) for row in one_changed(connection, titles, words))
         wanted = fold(title)
         best = sorted(dict.fromkeys(found), key=lambda hit: -fuzz.ratio(wanted, fold(hit[1][1])))

@@ -195,9 +195,12 @@ class _Writer:
         self._keep(row, Source.DBLP.value, work.year, (work.venue,))
 
     def _keep(
-        self, row: tuple[str, str, str, str, str], source: str, year: int | None,
+        self,
+        row: tuple[str, str, str, str, str],
+        source: str,
+        year: int | None,
         venues: tuple[str, ...],
-    ) -> None:  # fmt: skip
+    ) -> None:
         """Gather a row (doi, arXiv id, PMID, title, stored record) and count what it holds."""
         doi, arxiv, pmid, title, stored = row
         doi = doi.lower()

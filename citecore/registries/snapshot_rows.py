@@ -63,16 +63,10 @@ def stored_dblp_work(work: DblpWork) -> str:
         parts += [',"authors":[', ",".join(map(_stored_person, work.authors)), "]"]
     if work.year is not None:
         parts += [',"year":', str(work.year)]
-    if work.venue:
-        parts += [',"venue":', _string(work.venue)]
-    if work.doi:
-        parts += [',"doi":', _string(work.doi)]
-    if work.arxiv_id:
-        parts += [',"arxiv_id":', _string(work.arxiv_id)]
-    if work.url:
-        parts += [',"url":', _string(work.url)]
-    if work.kind:
-        parts += [',"work_type":', _string(work.kind)]
+    for name, value in (("venue", work.venue), ("doi", work.doi), ("arxiv_id", work.arxiv_id),
+                        ("url", work.url), ("work_type", work.kind)):  # fmt: skip
+        if value:
+            parts += [f',"{name}":', _string(value)]
     if work.is_preprint:
         parts.append(',"is_preprint":true')
     parts.append("}")

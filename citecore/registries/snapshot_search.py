@@ -22,6 +22,7 @@ COMPARED = 200
 # them all (counts multiplied as if words fell independently), and never fewer than three.
 _EXPECTED = 20
 _FEWEST_WORDS = 3
+_MOST_WORDS = 500  # words of one title looked up: SQLite builds before 3.32 take 999 values a query
 
 Row = tuple[int, str]  # (row id, title): records are read for the few compared best
 
@@ -34,7 +35,8 @@ def title_words(title: str) -> list[str]:
 def word_counts(connection: sqlite3.Connection, words: list[str]) -> list[tuple[int, str]]:
     """(titles holding it, word) for each word the snapshot holds, rarest first (a word held
     by no title, a typo or a changed word, cannot find anything and is left out)."""
-    folded = list(dict.fromkeys(fold(w) for w in words))
+    # A title's words, once each; no title has more than SQLite lets one query name.
+    folded = list(dict.fromkeys(fold(w) for w in words))[:_MOST_WORDS]
     marks = ",".join("?" * len(folded))
     found = connection.execute(
         f"SELECT docs, term FROM title_words WHERE term IN ({marks})", folded

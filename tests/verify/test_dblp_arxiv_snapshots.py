@@ -218,6 +218,10 @@ def test_arxiv_ids_and_titles_are_answered_from_the_snapshot(tmp_path: Path) -> 
     try:
         assert snapshot.by_arxiv("1706.03762v5")[0].title == "Attention Is All You Need"
         assert snapshot.search("Attention is all you need!")[0].arxiv_id == "1706.03762"
+        # A "title" of thousands of distinct words (a pasted abstract, a broken entry) is
+        # looked for like any other, within what one SQLite query can name.
+        pasted = " ".join(f"word{n}" for n in range(40_000)) + " attention need"
+        assert snapshot.search(pasted) == []
     finally:
         snapshot.close()
 
