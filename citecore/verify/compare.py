@@ -6,6 +6,7 @@ What is not given is not checked; a rule that cannot decide adds a note instead 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -51,11 +52,12 @@ _GREEK = {
 }
 
 
-def _title_words(title: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)  # a cited title is compared with every record found for it
+def _title_words(title: str) -> tuple[str, ...]:
     """Content words of a title: folded, Greek letters spelled, hyphens joined, no stopwords."""
     spelled = "".join(_GREEK.get(ch, ch) for ch in title.casefold())
     joined = re.sub(r"(\w)[-‐‑–](\w)", r"\1\2", spelled)
-    return [w for w in fold(joined).split() if w not in _STOPWORDS]
+    return tuple(w for w in fold(joined).split() if w not in _STOPWORDS)
 
 
 def _main_title(title: str) -> str:
@@ -86,14 +88,17 @@ def compare_titles(cited: str, found: str) -> TitleMatch:
     return TitleMatch(False, similarity)
 
 
-def _family_forms(person: Person) -> set[str]:
+# A record's authors are compared with every cited author, and the same people recur from
+# reference to reference (a screened venue cites the same authors thousands of times).
+@functools.lru_cache(maxsize=16_384)
+def _family_forms(person: Person) -> frozenset[str]:
     """The ways a family name may be matched: "von Neumann" and "Neumann"; and for BibTeX's
     reading of "LeCun Y" (family "Y", given "LeCun"), the given name too."""
     forms = {fold(person.family), fold(f"{person.particle} {person.family}")}
     forms |= {fold(person.family).replace(" ", "")}
     if re.fullmatch(r"(?:[A-Z]\.?\s*){1,3}", person.family) and person.given:
         forms.add(fold(person.given))
-    return {f for f in forms if f}
+    return frozenset(f for f in forms if f)
 
 
 def same_person(cited: Person, found: Person) -> bool:
