@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from citecore.lazy import load_public
+from citecore.version import __version__
 
 if TYPE_CHECKING:
     from citecore.api import (
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
     from citecore.options import Options, build_options, resolve_options
     from citecore.policy import exit_status
 
-__version__ = "0.1.0"
 
 # Where each public name lives.
 _HOMES = {

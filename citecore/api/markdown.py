@@ -14,7 +14,6 @@ from citecore.annotate.checked import DocumentCheck
 from citecore.api.pipeline import check_citations
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.cache import Cache
-from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations, nocite_keys
 from citecore.findings import (
@@ -26,6 +25,7 @@ from citecore.model import (
 )
 from citecore.options import Options
 from citecore.pandoc.document import metadata_value
+from citecore.pandoc.knitr import as_knitr_reads
 from citecore.pandoc.reader import read_markdown
 from citecore.verify import Verifier
 

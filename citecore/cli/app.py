@@ -8,9 +8,9 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from citecore import __version__
 from citecore.cli import filter as filter_command
 from citecore.errors import CitecheckError, ExitCode
+from citecore.version import __version__
 
 if TYPE_CHECKING:
     import argparse

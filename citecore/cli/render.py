@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citecore.errors import InputError
-from citecore.extract.knitr import KNITR_SUFFIXES
+from citecore.pandoc.knitr import KNITR_SUFFIXES
 from citecore.pandoc.reader import pandoc_path
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
-from citecore import __version__
 from citecore.cache import Cache, content_key
+from citecore.version import __version__
 
 NAMESPACE = "filter-run"
 # Bump when the filter's output for the same inputs changes in a way the version does not show.

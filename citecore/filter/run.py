@@ -22,13 +22,13 @@ from citecore.annotate import annotate
 from citecore.annotate.checked import DocumentCheck
 from citecore.api.markdown import check_document
 from citecore.errors import CitecheckError, ExitCode, InputError
-from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
 from citecore.files import write_atomically
 from citecore.model import CheckResult
 from citecore.options import PROJECT_FILE, Options, ReportFormat, resolve_options
 from citecore.pandoc.document import metadata_value
 from citecore.pandoc.front_matter import option_lines
+from citecore.pandoc.knitr import as_knitr_reads
 from citecore.pandoc.metadata import metadata_options
 from citecore.policy import exit_status, failing_findings
 from citecore.report import render_report

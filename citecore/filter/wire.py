@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Mapping
 from pathlib import Path
 
-from citecore import __version__
+from citecore.version import __version__
 
 SWITCH = "CITECHECK_SERVER"
 _ON = {"1", "true", "yes", "on"}

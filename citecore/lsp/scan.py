@@ -13,11 +13,11 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
-from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.latex import ProjectMacros, citation_commands
 from citecore.extract.locate import citation_keys
 from citecore.extract.markdown import is_crossref
 from citecore.pandoc.front_matter import field_spans
+from citecore.pandoc.knitr import as_knitr_reads
 
 LATEX_SUFFIXES = (".tex", ".ltx")
 

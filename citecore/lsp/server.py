@@ -23,7 +23,6 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from citecore import __version__
 from citecore.api import check_latex_file, check_markdown_file
 from citecore.errors import CitecheckError, OptionsError
 from citecore.ground.judges.factory import judge_kind
@@ -38,6 +37,7 @@ from citecore.lsp.scan import LATEX_SUFFIXES
 from citecore.model import GroundingStatus
 from citecore.options import JudgeKind, build_options, resolve_options
 from citecore.verify.registry import registry_verifier
+from citecore.version import __version__
 
 logger = logging.getLogger(__name__)
 GROUND_COMMAND = "citecheck.ground"

@@ -10,9 +10,9 @@ from pathlib import Path
 import panflute as pf
 
 from citecore.errors import DocumentParseError, PandocNotFoundError
-from citecore.extract.knitr import as_knitr_reads, is_knitr_source
 from citecore.pandoc.document import load_document
 from citecore.pandoc.inputs import MARKDOWN_SUFFIXES
+from citecore.pandoc.knitr import as_knitr_reads, is_knitr_source
 
 # Extensions pandoc cannot guess but that are Markdown to it (Quarto, R Markdown).
 

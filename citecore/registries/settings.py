@@ -14,6 +14,7 @@ from citecore.model import Source
 from citecore.options import Options
 from citecore.registries.catalogue import KEY_VARIABLES, REGISTRIES
 from citecore.registries.registry import Identity, SourcePolicy
+from citecore.version import __version__
 
 # The published limits and addresses, as each adapter declares them (DESIGN.md, "Network
 # etiquette"); override per run with ClientSettings or the environment.
@@ -72,8 +73,6 @@ class ClientSettings:
 
     def user_agent(self) -> str:
         """How citecheck names itself to every host: its version and the contact address."""
-        from citecore import __version__
-
         contact = f" (mailto:{self.email})" if self.email else ""
         return f"citecheck/{__version__}{contact}"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from citecore import __version__
 from citecore.model import (
     CheckResult,
     Citation,
@@ -20,6 +19,7 @@ from citecore.model import (
 from citecore.report.correction import corrected_bibtex
 from citecore.report.summary import summary
 from citecore.serialize import to_data
+from citecore.version import __version__
 
 SCHEMA_VERSION = 1
 

@@ -16,9 +16,9 @@ from pathlib import Path, PurePath
 from typing import Any
 from urllib.parse import quote
 
-from citecore import __version__
 from citecore.model import SEVERITY, CheckResult, Finding, FindingKind, Severity
 from citecore.report.kinds import HELP
+from citecore.version import __version__
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

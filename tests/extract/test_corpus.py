@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from citecore.api import check_markdown_file
-from citecore.extract.knitr import is_knitr_source
 from citecore.extract.markdown import is_crossref
 from citecore.model import FindingKind
 from citecore.options import Options
+from citecore.pandoc.knitr import is_knitr_source
 from tests.conftest import CorpusPaper, corpus_markdown_papers, run_pandoc
 from tests.generated_markdown import ast_citation_ids
 from tests.knitr_oracle import knit

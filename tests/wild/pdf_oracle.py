@@ -33,7 +33,7 @@ from typing import Any
 import pymupdf
 from bibtexparser.entrypoint import parse_string
 
-from citecore.extract.knitr import is_knitr_source
+from citecore.pandoc.knitr import is_knitr_source
 from citecore.pandoc.reader import pandoc_path
 from tests.knitr_oracle import knit
 from tests.paths import CORPUS, SHARED

@@ -13,12 +13,12 @@ from tempfile import TemporaryDirectory
 
 from citecore.api import check_latex_file
 from citecore.bib.loader import load_bibliographies
-from citecore.extract.knitr import as_knitr_reads, is_knitr_source
 from citecore.extract.latex import extract_latex
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations
 from citecore.model import FindingKind
 from citecore.options import Options
+from citecore.pandoc.knitr import as_knitr_reads, is_knitr_source
 from citecore.pandoc.reader import read_markdown
 from tests.generated_markdown import ast_keys
 from tests.knitr_oracle import knit

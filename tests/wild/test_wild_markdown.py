@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from citecore.extract.knitr import as_knitr_reads
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations
+from citecore.pandoc.knitr import as_knitr_reads
 from citecore.pandoc.reader import read_markdown
 from tests.knitr_oracle import have_knitr
 from tests.wild.sweep import markdown_documents, markdown_keys

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citecore.extract.knitr import blank_chunks
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations
+from citecore.pandoc.knitr import blank_chunks
 from tests.generated_markdown import ast_keys
 from tests.knitr_oracle import have_knitr, knit
 from tests.pandoc_json import read_ast, read_json
