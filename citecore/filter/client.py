@@ -9,8 +9,9 @@ makes builds faster, never different.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
+import signal
 import socket
 import sys
 import time
@@ -19,6 +20,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from citecore.filter.wire import (
+    Accepted,
+    BuildAnswer,
+    BuildRequest,
     UnsafeSocketDirectoryError,
     receive_frame,
     send_frame,
@@ -27,6 +31,9 @@ from citecore.filter.wire import (
 )
 
 _CONNECT_SECONDS = 1.0
+# To hand the server the build and hear that a child runs it: a fork takes milliseconds, this
+# allows for a machine under load.
+_ACCEPT_SECONDS = 10.0
 # A server that has not listened this long after its start is taken to have failed.
 _STARTING_SECONDS = 20.0
 
@@ -62,9 +69,8 @@ def served_run(ast: bytes, output_format: str, inputs: Sequence[str]) -> ServedR
         except (FileNotFoundError, ConnectionRefusedError):
             start_server(address)
             return None
-        connection.settimeout(None)  # a check may take minutes when registries are asked
         return _exchange(connection, ast, output_format, inputs)
-    except (OSError, ValueError, KeyError, TypeError):  # the server failed: check here
+    except (OSError, ValueError):  # the server failed or is wedged (a timeout): check here
         return None
     finally:
         connection.close()
@@ -73,20 +79,30 @@ def served_run(ast: bytes, output_format: str, inputs: Sequence[str]) -> ServedR
 def _exchange(
     connection: socket.socket, ast: bytes, output_format: str, inputs: Sequence[str]
 ) -> ServedRun | None:
-    request = {
-        "format": output_format,
-        "inputs": list(inputs),
-        "cwd": str(Path.cwd()),
-        "environ": dict(os.environ),
-        "umask": _umask(),
-    }
-    send_frame(connection, json.dumps(request).encode())
+    request = BuildRequest(
+        output_format, tuple(inputs), str(Path.cwd()), dict(os.environ), _umask()
+    )
+    send_frame(connection, request.encode())
     send_frame(connection, ast)
-    answer = json.loads(receive_frame(connection))
-    if not answer.get("checked"):
-        return None
-    stdout = receive_frame(connection).decode("utf-8")
-    return ServedRun(int(answer["exit_code"]), stdout, str(answer["stderr"]))
+    # A child that cannot even say it runs (a fork gone wrong) is not waited for; one that runs
+    # says how long its check may take (the build's request timeouts), and past that it is taken
+    # to be wedged: stopped, and the build checks in its own process (the cache holds whatever
+    # the child already asked).
+    accepted = Accepted.decode(receive_frame(connection))
+    connection.settimeout(accepted.answer_seconds)
+    try:
+        answer = BuildAnswer.decode(receive_frame(connection))
+        stdout = receive_frame(connection).decode("utf-8") if answer.checked else ""
+    except TimeoutError:
+        _stop(accepted.pid)
+        raise
+    return ServedRun(answer.exit_code, stdout, answer.stderr) if answer.checked else None
+
+
+def _stop(pid: int) -> None:
+    """Stop a wedged child of the server (this user's own process)."""
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def _umask() -> int:

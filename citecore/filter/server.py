@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
-import json
 import os
 import signal
 import socket
@@ -28,14 +27,22 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from citecore.errors import CitecheckError
 from citecore.filter.process import replay_or_check
-from citecore.filter.wire import receive_frame, send_frame
+from citecore.filter.wire import Accepted, BuildAnswer, BuildRequest, receive_frame, send_frame
 from citecore.logs import configure_logging
+from citecore.options import Options, resolve_options
 
 IDLE_SWITCH = "CITECHECK_SERVER_IDLE"
 DEFAULT_IDLE_SECONDS = 900.0
 # How often a waiting server looks whether its address is still its own.
 _LOOK_SECONDS = 30.0
+# A build's check may wait on this many registry requests one after another (a first build of a
+# long bibliography under DBLP's and arXiv's pace: 20 minutes at the default 20 s timeout) before
+# its child is taken to be wedged, stopped, and the build checked in its own process.
+ANSWER_TIMEOUTS = 60
+# A build sends its request at once; a child that waits longer for it serves no one.
+_RECEIVE_SECONDS = 10.0
 
 
 def warm_up() -> None:
@@ -158,25 +165,40 @@ def _child(connection: socket.socket) -> None:
         os._exit(status)
 
 
+def answer_seconds(request: BuildRequest) -> float:
+    """How long this build's check may take before its child is taken to be wedged:
+    `ANSWER_TIMEOUTS` of its per-request timeout, as its environment and project file set it
+    (the document's metadata is read later, with the document; a bad value keeps the default,
+    as in the check)."""
+    folder = Path(request.cwd, request.inputs[0]).parent if request.inputs else Path(request.cwd)
+    try:
+        options = resolve_options({}, folder=folder, environ=request.environ)
+    except CitecheckError:  # a check that cannot read its options says so itself, quickly
+        options = Options()
+    return ANSWER_TIMEOUTS * options.timeout
+
+
 def _answer(connection: socket.socket) -> None:
-    request = json.loads(receive_frame(connection))
+    connection.settimeout(_RECEIVE_SECONDS)
+    request = BuildRequest.decode(receive_frame(connection))
+    send_frame(connection, Accepted(os.getpid(), answer_seconds(request)).encode())
     ast = receive_frame(connection)
+    connection.settimeout(None)
     os.environ.clear()
-    os.environ.update(request["environ"])
+    os.environ.update(request.environ)
     time.tzset()  # "today" is the build's, in its time zone
-    os.chdir(request["cwd"])
-    os.umask(int(request["umask"]))
-    sys.argv = ["citecheck", request["format"]]
+    os.chdir(request.cwd)
+    os.umask(request.umask)
+    sys.argv = ["citecheck", request.output_format]
     out, err = io.StringIO(), io.StringIO()
     sys.stdout, sys.stderr = out, err
     configure_logging(err, replace=True)  # as a build in its own process has it
     try:
-        status = replay_or_check(ast, request["format"], request["inputs"], out, err)
+        status = replay_or_check(ast, request.output_format, request.inputs, out, err)
     except Exception:  # what a build in its own process does then, it does itself
-        send_frame(connection, json.dumps({"checked": False}).encode())
+        send_frame(connection, BuildAnswer(checked=False).encode())
         return
-    answer = {"checked": True, "exit_code": status, "stderr": err.getvalue()}
-    send_frame(connection, json.dumps(answer).encode())
+    send_frame(connection, BuildAnswer(True, status, err.getvalue()).encode())
     send_frame(connection, out.getvalue().encode("utf-8"))
 
 

@@ -5,13 +5,19 @@ server keeps it imported (`citecore.filter.server`). Each server serves one user
 installation: its socket lives in a directory only that user can enter, named by a digest of
 the interpreter, citecheck's code and the installed packages, so that an upgrade or an edit of
 citecheck is never served by a process that loaded the old code. Messages are length-prefixed
-frames over the Unix socket. This module is imported by every build that reaches the check, so
-it stays light (no pipeline, no subprocess).
+frames over the Unix socket, each message a typed record (`BuildRequest`, `Accepted`,
+`BuildAnswer`) that reads back exactly what was sent, or raises ValueError. This module is
+imported by every build that reaches the check, so it stays light (no pipeline, no subprocess).
+
+One build's exchange: the build sends its `BuildRequest` and its AST; the server's child answers
+`Accepted` at once (its pid, and how long its check may take), then `BuildAnswer` and, when it
+checked, the checked AST.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import site
 import socket
@@ -21,6 +27,7 @@ import sys
 import zlib
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from citecore.version import __version__
 
@@ -121,3 +128,85 @@ def _receive_exactly(connection: socket.socket, size: int) -> bytes:
             raise ConnectionError("the peer closed the connection mid-message")
         chunks += chunk
     return bytes(chunks)
+
+
+def _fields(data: bytes, names: dict[str, type | tuple[type, ...]]) -> dict[str, Any]:
+    """The JSON object `data`, checked to hold exactly `names`, each of its type; ValueError
+    for anything else (json's own errors are ValueErrors)."""
+    value = json.loads(data)
+    if not isinstance(value, dict) or set(value) != set(names):
+        raise ValueError(f"not a message of fields {sorted(names)}")
+    for name, kind in names.items():
+        # bool is an int to isinstance: a flag is no number, and a number no flag.
+        if not isinstance(value[name], kind) or (kind is int and isinstance(value[name], bool)):
+            raise ValueError(f"field {name!r} is not {kind}")
+    return value
+
+
+# NamedTuples, not dataclasses: every served build imports this module, and dataclasses would
+# cost it ~8 ms.
+class BuildRequest(NamedTuple):
+    """What a build hands the server: the output format, pandoc's input files, and the
+    folder, environment and umask the check must run in."""
+
+    output_format: str
+    inputs: tuple[str, ...]
+    cwd: str
+    environ: dict[str, str]
+    umask: int
+
+    def encode(self) -> bytes:
+        """The request as one frame's bytes."""
+        return json.dumps(self._asdict()).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> BuildRequest:
+        """The request `encode` made; ValueError for anything else."""
+        value = _fields(
+            data, {"output_format": str, "inputs": list, "cwd": str, "environ": dict, "umask": int}
+        )
+        inputs, environ = value["inputs"], value["environ"]
+        if not all(isinstance(name, str) for name in inputs):
+            raise ValueError("an input that is not a file name")
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in environ.items()):
+            raise ValueError("an environment that is not names and values")
+        return cls(value["output_format"], tuple(inputs), value["cwd"], environ, value["umask"])
+
+
+class Accepted(NamedTuple):
+    """The child's first word: it runs (`pid`) and answers within `answer_seconds`, or is
+    taken to be wedged."""
+
+    pid: int
+    answer_seconds: float
+
+    def encode(self) -> bytes:
+        """The message as one frame's bytes."""
+        return json.dumps(self._asdict()).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> Accepted:
+        """The message `encode` made; ValueError for anything else."""
+        value = _fields(data, {"pid": int, "answer_seconds": (int, float)})
+        if value["pid"] <= 0 or not value["answer_seconds"] > 0:
+            raise ValueError("no process, or no time to answer in")
+        return cls(value["pid"], float(value["answer_seconds"]))
+
+
+class BuildAnswer(NamedTuple):
+    """The child's answer: whether it checked the build (if not, the build checks in its own
+    process), the exit status and the warnings; the checked AST follows in a frame of its own."""
+
+    checked: bool
+    exit_code: int = 0
+    stderr: str = ""
+
+    def encode(self) -> bytes:
+        """The answer as one frame's bytes."""
+        return json.dumps(self._asdict()).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> BuildAnswer:
+        """The answer `encode` made; ValueError for anything else."""
+        value = _fields(data, {"checked": bool, "exit_code": int, "stderr": str})
+        return cls(value["checked"], value["exit_code"], value["stderr"])
