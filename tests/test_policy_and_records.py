@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from citecore.annotate.latex_verdicts import problem_lines, render_verdicts
+from citecore.annotate.latex_verdicts import render_verdicts
 from citecore.cache import Cache, content_key
 from citecore.cli.flags import cli_layer, report_format
 from citecore.errors import ExitCode, InputError
@@ -142,10 +142,6 @@ def test_latex_verdict_file_and_log_lines() -> None:
     assert "A \\& B\\_1" in text and "50\\% off" in text  # LaTeX specials escaped
     assert "\\citecheckWarning{42}{main.tex:42: [undefined] ghost:" in text
     assert "spare" not in text  # information is not a margin note
-    assert problem_lines([UNDEFINED, OUTAGE]) == [
-        "citecheck: main.tex:42: [undefined] ghost: cited key is not in any bibliography",
-        "citecheck: [outage] registries unreachable",
-    ]
 
 
 def _args(**values: object) -> argparse.Namespace:

@@ -37,12 +37,3 @@ def render_verdicts(result: CheckResult, note_limit: int = 140) -> str:
         )
         lines.append(f"\\citecheckWarning{{{item.location.line}}}{{{text}}}")
     return "\n".join(lines) + "\n"
-
-
-def problem_lines(findings: list[Finding]) -> list[str]:
-    """`citecheck: main.tex:42: [not_found] smith2020 …`, one line per failing finding."""
-    return [
-        f"citecheck: {f'{f.location}: ' if f.location else ''}[{f.kind.value}] "
-        f"{f'{f.key}: ' if f.key else ''}{one_line(f.message)}"
-        for f in findings
-    ]

@@ -27,10 +27,10 @@ from citecore.options import Options, ReportFormat, resolve_options
 from citecore.pandoc.front_matter import option_lines
 from citecore.pandoc.metadata import metadata_options
 from citecore.pandoc.reader import read_markdown
-from citecore.policy import exit_status, failing_findings
+from citecore.policy import exit_status
 from citecore.report import render_report
+from citecore.report.build_log import build_log
 from citecore.report.files import REPORT_FORMATS, format_for_file
-from citecore.report.warnings import offline_line, warning_lines
 from citecore.verify.registry import registry_verifier
 
 
@@ -143,9 +143,6 @@ def _report(
     if args.output is not None:
         text = render_report(result, ReportFormat(asked or "markdown"), options.only_issues)
         write_atomically(args.output, text)
-        failing = failing_findings(result.findings, options)
-        for line in warning_lines(failing if options.quiet else result.findings, failing):
-            print(line, file=sys.stderr)
     elif asked is None and sys.stdout.isatty():
         from rich.console import Console  # only a terminal needs rich (slow to import)
 
@@ -154,9 +151,15 @@ def _report(
         Console().print(build_table(result, options.only_issues))
     else:
         sys.stdout.write(render_report(result, ReportFormat(asked or "table"), options.only_issues))
-    said = offline_line(result, options.offline, "run again without --offline")
-    if said:
-        print(said, file=sys.stderr)
+    # The findings go to stderr beside a report file; a report on the terminal or stdout holds them.
+    for line in build_log(
+        result,
+        options,
+        rerun="run again without --offline",
+        findings=args.output is not None,
+        what_fails="this run",
+    ):
+        print(line, file=sys.stderr)
     return exit_status(result, options)
 
 

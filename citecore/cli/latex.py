@@ -9,14 +9,13 @@ import sys
 from importlib.resources import as_file, files
 from pathlib import Path
 
-from citecore.annotate.latex_verdicts import problem_lines, render_verdicts
+from citecore.annotate.latex_verdicts import render_verdicts
 from citecore.api import check_latex_file
 from citecore.cli.flags import Commands, cli_layer, option_flags
 from citecore.errors import CitecheckError
-from citecore.model import Severity
 from citecore.options import resolve_options
-from citecore.policy import exit_status, failing_findings
-from citecore.report.warnings import offline_line
+from citecore.policy import exit_status
+from citecore.report.build_log import LogStyle, build_log
 from citecore.verify.registry import registry_verifier
 
 # The LaTeX package and the latexmk rc file ship inside citecore (citecore/latexmk is the
@@ -57,14 +56,9 @@ def run_hook(args: argparse.Namespace) -> int:
     text = render_verdicts(result)
     if not verdicts.exists() or verdicts.read_text(encoding="utf-8") != text:
         verdicts.write_text(text, encoding="utf-8")
-    failing = failing_findings(result.findings, options)
-    shown = failing or [f for f in result.findings if f.severity is not Severity.INFO]
-    lines = problem_lines(list(shown))
-    if failing:
-        lines.append(f"citecheck: {len(failing)} citation problem(s) fail this build")
-    offline = offline_line(result, options.offline, "build again without CITECHECK_OFFLINE")
-    if offline:
-        lines.append(offline.replace("[WARNING] citecheck:", "citecheck:"))
+    lines = build_log(
+        result, options, rerun="build again without CITECHECK_OFFLINE", style=LogStyle.LATEXMK
+    )
     if not _said_already(main_tex, args.session, lines):
         for line in lines:
             print(line, file=sys.stderr)

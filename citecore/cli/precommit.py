@@ -17,8 +17,8 @@ from citecore.api.bibliography import verify_files
 from citecore.cli.flags import Commands, cli_layer, option_flags
 from citecore.extract.latex_root import main_files_for
 from citecore.options import resolve_options
-from citecore.policy import exit_status, failing_findings
-from citecore.report.warnings import offline_line, warning_lines
+from citecore.policy import exit_status
+from citecore.report.build_log import build_log
 from citecore.verify.registry import registry_verifier
 
 _BIBLIOGRAPHY_SUFFIXES = {".bib", ".bibtex"}
@@ -77,17 +77,13 @@ def _check(target: Path, layer: dict[str, object], said: set[str]) -> int:
         result = check_latex_file(target, options, registry_verifier(options))
     else:
         result = check_markdown_file(target, options, registry_verifier(options)).result
-    for line in warning_lines(result.findings, failing_findings(result.findings, options)):
+    rerun = "give the hook `args: [--online]` (or run citecheck pre-commit --online)"
+    for line in build_log(result, options, rerun=rerun, what_fails="this commit"):
+        if "] citecheck: offline: " in line:
+            line = f"{line} ({_shown(target)})"  # one such line a target
         if line not in said:
             said.add(line)
             print(line, file=sys.stderr)
-    offline = offline_line(
-        result,
-        options.offline,
-        "give the hook `args: [--online]` (or run citecheck pre-commit --online)",
-    )
-    if offline:
-        print(f"{offline} ({_shown(target)})", file=sys.stderr)
     return exit_status(result, options)
 
 

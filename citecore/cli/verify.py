@@ -30,8 +30,8 @@ from citecore.options import ReportFormat, resolve_options
 from citecore.policy import exit_status
 from citecore.report import render_report
 from citecore.report.bibtex import annotate_bibtex, listed_bibtex
+from citecore.report.build_log import build_log
 from citecore.report.files import REPORT_FORMATS
-from citecore.report.warnings import offline_line
 
 _ONE_REFERENCE = ("--doi", "--title", "--author", "--year", "--venue")
 _FORMATS = (*REPORT_FORMATS, "bibtex")
@@ -89,9 +89,11 @@ def run_verify(args: argparse.Namespace) -> int:
             sys.stdout.write(report)
         else:
             write_atomically(args.output, report)
-    said = offline_line(result, options.offline, "run again without --offline")
-    if said:
-        print(said, file=sys.stderr)
+    # The report holds the findings: the log says what fails the run, and what was not checked.
+    for line in build_log(
+        result, options, rerun="run again without --offline", findings=False, what_fails="this run"
+    ):
+        print(line, file=sys.stderr)
     return exit_status(result, options)
 
 

@@ -32,8 +32,8 @@ from citecore.pandoc.knitr import as_knitr_reads
 from citecore.pandoc.metadata import metadata_options
 from citecore.policy import exit_status, failing_findings
 from citecore.report import render_report
+from citecore.report.build_log import build_log
 from citecore.report.files import REPORT_FORMATS, format_for_file
-from citecore.report.warnings import offline_line, warning_lines
 from citecore.verify.registry import registry_verifier
 
 logger = logging.getLogger(__name__)
@@ -178,29 +178,17 @@ def _emit(
     doc: pf.Doc, output_format: str, options: Options, check: DocumentCheck, err: TextIO
 ) -> FilterOutcome:
     """Warnings, the report and the annotations; the exit code from the failing findings."""
-    failing = failing_findings(check.result.findings, options)
-    if not options.quiet:
-        for line in warning_lines(check.result.findings, failing):
-            print(line, file=err)
-    else:
-        for line in warning_lines(failing, failing):
-            print(line, file=err)
     reports: tuple[tuple[Path, str], ...] = ()
     if options.report is not None:
         reports = _write_report(check, options, err)
-    offline = offline_line(
+    for line in build_log(
         check.result,
-        options.offline,
-        "build again with -M citecheck.offline=false or without CITECHECK_OFFLINE",
-    )
-    if offline:
-        print(offline, file=err)
-    if failing:
-        print(
-            f"[ERROR] citecheck: {len(failing)} citation problem(s) fail this build"
-            + (f"; see {options.report}" if options.report else ""),
-            file=err,
-        )
+        options,
+        rerun="build again with -M citecheck.offline=false or without CITECHECK_OFFLINE",
+        report=options.report,
+    ):
+        print(line, file=err)
+    if failing_findings(check.result.findings, options):
         return FilterOutcome(exit_status(check.result, options), check, reports)
     annotated = annotate(doc, check, output_format) if _annotate_wanted(doc, options) else 0
     return FilterOutcome(ExitCode.OK, check, reports, annotated=annotated)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from citecore.model import CheckResult, Finding, ReferenceVerdict, Severity
 from citecore.report.labels import one_line, where
 
@@ -17,18 +15,6 @@ def warning_line(item: Finding, failing: bool = False) -> str:
     # One line whatever the message holds: a registry title may carry a newline, and a build
     # log is read (and grepped) line by line.
     return f"[{level}] citecheck: {place}[{item.kind.value}]{key} {one_line(item.message)}"
-
-
-def warning_lines(
-    findings: Iterable[Finding], failing: Iterable[Finding] = (), verbose: bool = False
-) -> list[str]:
-    """One line per finding; information only when `verbose`."""
-    failed = set(failing)
-    return [
-        warning_line(f, f in failed)
-        for f in findings
-        if verbose or f.severity is not Severity.INFO or f in failed
-    ]
 
 
 _NOT_CHECKED = (ReferenceVerdict.UNVERIFIABLE, ReferenceVerdict.UNCHECKED)

@@ -3,7 +3,7 @@ flagged key at its worst level, information left out, warnings only where there 
 
 from __future__ import annotations
 
-from citecore.annotate.latex_verdicts import problem_lines, render_verdicts
+from citecore.annotate.latex_verdicts import render_verdicts
 from citecore.model import (
     Bibliography,
     CheckResult,
@@ -49,10 +49,3 @@ def test_the_file_says_who_wrote_it_and_ends_with_a_newline() -> None:
     assert (
         render_verdicts(result) == "% Written by citecheck; read by citecheck.sty. Do not edit.\n"
     )
-
-
-def test_problem_lines_name_place_kind_and_key_on_one_line() -> None:
-    assert problem_lines(list(FINDINGS[1:2] + FINDINGS[3:])) == [
-        "citecheck: intro.tex:12: [not_found] smith: in no registry",
-        "citecheck: [outage] Crossref did not answer: 100% & more",
-    ]

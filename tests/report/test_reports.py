@@ -37,7 +37,7 @@ from citecore.report.console import render_text
 from citecore.report.json_report import to_json_data
 from citecore.report.markdown import render as render_markdown
 from citecore.report.summary import summary
-from citecore.report.warnings import warning_line, warning_lines
+from citecore.report.warnings import warning_line
 
 BIB = "refs.bib"
 
@@ -205,12 +205,6 @@ LINE = "refs.bib:1: [mismatch] rfa: year 2019 vs 2021"
 )
 def test_build_log_lines(finding: Finding, failing: bool, line: str) -> None:
     assert warning_line(finding, failing) == line
-
-
-def test_information_reaches_the_log_only_when_asked_or_failing() -> None:
-    assert len(warning_lines(RESULT.findings)) == 3
-    assert len(warning_lines(RESULT.findings, verbose=True)) == 4
-    assert len(warning_lines(RESULT.findings, failing=[RESULT.findings[2]])) == 4
 
 
 def test_annotated_bibtex_adds_fields_and_removes_them_again() -> None:

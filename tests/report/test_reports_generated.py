@@ -31,7 +31,7 @@ from citecore.report.console import render_text
 from citecore.report.labels import one_line
 from citecore.report.markdown import render as render_markdown
 from citecore.report.summary import summary
-from citecore.report.warnings import warning_line, warning_lines
+from citecore.report.warnings import warning_line
 
 # Text as it arrives from documents and registries: markup look-alikes and table breakers too.
 AWKWARD = st.sampled_from(
@@ -180,14 +180,3 @@ def test_a_warning_is_one_line_whatever_the_message(finding: Finding, failing: b
         "[ERROR]" if failing else "[INFO]" if finding.severity is Severity.INFO else "[WARNING]"
     )
     assert one_line(finding.message) in line
-
-
-@given(st.lists(st.builds(Finding, st.sampled_from(FindingKind), st.sampled_from(Severity), TEXT)))
-def test_information_is_a_warning_line_only_when_verbose_or_failing(
-    findings: list[Finding],
-) -> None:
-    quiet = warning_lines(findings)
-    assert len(quiet) == sum(f.severity is not Severity.INFO for f in findings)
-    assert len(warning_lines(findings, verbose=True)) == len(findings)
-    infos = [f for f in findings if f.severity is Severity.INFO]
-    assert len(warning_lines(findings, failing=infos)) == len(findings)
