@@ -16,6 +16,7 @@ from tests.paths import REPO
 LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "citecore.version",
+        "citecore.startup",
         "citecore.errors",
         "citecore.model.*",
         "citecore.normalize",

@@ -40,7 +40,7 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
     friends), the bibliographies it names (or `--bib`) and its inline `\\bibitem`s, and what
     LaTeX's own `.aux`/`.bcf` recorded, when they exist. A bibliography that is not there is a
     `missing_bibliography` finding, never the end of the check."""
-    from citecore.extract.latex import extract_latex  # pylatexenc, ~40 ms: LaTeX runs only
+    from citecore.extract.latex import extract_latex  # start-up: pylatexenc, ~40 ms: LaTeX only
 
     extraction = extract_latex(main)
     bibliography, found = _latex_bibliography(main, extraction, options)
@@ -162,7 +162,8 @@ def _latex_bibliography(
             )
     read = list(extraction.bibitems)
     if missing and not read:
-        from citecore.extract.latex_bibitems import bbl_bibitems  # LaTeX runs only, as above
+        # start-up: LaTeX runs only, as above
+        from citecore.extract.latex_bibitems import bbl_bibitems
 
         read = bbl_bibitems(main)
     with Cache(options.cache) as cache:
@@ -174,8 +175,8 @@ def latex_record_findings(main: Path, extracted: set[str]) -> list[Finding]:
     """Differences between the keys read from the source and those LaTeX recorded in the
     `.aux` (BibTeX) or `.bcf` (biber) beside the main file. A key only LaTeX saw is a citation
     citecheck's reader missed, reported as a citecheck bug rather than hidden."""
-    from citecore.extract.aux import aux_keys, bcf_keys  # LaTeX's files: a Markdown build
-    # never reads them and does not pay for the XML reader
+    # start-up: LaTeX's files: a Markdown build never reads them, nor pays for the XML reader
+    from citecore.extract.aux import aux_keys, bcf_keys
 
     recorded: set[str] = set()
     for path, reader in (

@@ -129,7 +129,7 @@ def _pool_findings(
     the pool's model and rules loaded: ~25 ms a rebuild without one never pays)."""
     if options.pool is None and not options.cutoff:
         return []
-    from citecore.pool.policy import pool_findings
+    from citecore.pool.policy import pool_findings  # start-up: as the docstring says
 
     return pool_findings(
         citations, bibliography, verified, options.pool, options.pool_threshold, options.cutoff
@@ -146,7 +146,7 @@ def fetch(
     """Store a source for each cited reference without one (`fetch-sources: true`): from the
     writer's Zotero library, else an open-access copy, found by the entry's identifiers or the
     DOI verification found for it."""
-    from citecore.fetch.stage import fetch_for_options  # the HTTP stack: fetching runs only
+    from citecore.fetch.stage import fetch_for_options  # start-up: fetching runs only
 
     # The work the entry describes, as the registries found it: its DOI is the one to fetch
     # by, also when the entry's own DOI is another work's (a `doi` mismatch says which).
@@ -172,7 +172,7 @@ def _source_records(
     cited: Sequence[Reference], bibliography: Bibliography, options: Options
 ) -> dict[str, SourceRecord]:
     """Where each cited key's source came from, or why it has none (for the reports)."""
-    from citecore.fetch.local import source_records
+    from citecore.fetch.local import source_records  # start-up: grounding runs only
 
     return source_records(cited, _bibliography_dirs(bibliography), options.sources)
 
@@ -189,8 +189,8 @@ def ground(
     when found already."""
     if not options.ground:
         return {}
-    # The judges and PDF readers take ~70 ms to import (python -X importtime): only runs that
-    # ground pay for them.
+    # start-up: the judges and PDF readers take ~70 ms to import (python -X importtime): only
+    # runs that ground pay for them.
     from citecore.ground.judges.factory import make_judge
     from citecore.ground.run import GroundingPlan, ground_citations
 

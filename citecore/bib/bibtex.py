@@ -269,7 +269,7 @@ def _unshield(value: str) -> str:
 
 def parse_bibtex(text: str, file: str) -> BibtexFile:
     """Read BibTeX/BibLaTeX source text; never raises on malformed entries (they are unparsed)."""
-    # Imported here: a rebuild answered from the cache never needs bibtexparser (or pylatexenc).
+    # start-up: a rebuild answered from the cache never needs bibtexparser (or pylatexenc).
     from bibtexparser import model as bibmodel
     from bibtexparser.entrypoint import parse_string
 

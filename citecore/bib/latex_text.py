@@ -15,7 +15,8 @@ _NEEDS_PARSER = re.compile(r"[\\$~%&]|--|``|''")
 
 @cache
 def _converter() -> LatexNodes2Text:
-    from pylatexenc.latex2text import LatexNodes2Text  # slow to import; many files never need it
+    # start-up: pylatexenc is slow to import, and many files never need it.
+    from pylatexenc.latex2text import LatexNodes2Text
 
     return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
 

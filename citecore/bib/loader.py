@@ -66,7 +66,7 @@ def _parse_bibtex_cached(text: str, path: Path, cache: Cache | None) -> BibtexFi
             return record_from_data(BibtexFile, json.loads(stored))
         except (ValueError, KeyError, TypeError) as exc:
             logger.debug("stale bibliography cache entry for %s: %s", path, exc)
-    # The parser is loaded only to parse: a rebuild answered from the cache never needs it.
+    # start-up: the parser only to parse: a rebuild answered from the cache never needs it.
     from citecore.bib.bibtex import parse_bibtex
 
     parsed = parse_bibtex(text, str(path))
@@ -84,7 +84,7 @@ def read_bibliography_file(
     if suffix in _BIBTEX_SUFFIXES:
         parsed = _parse_bibtex_cached(text, path, cache)
         return list(parsed.references), list(parsed.duplicates), list(parsed.unparsed)
-    from citecore.bib.csl import parse_csl_json, parse_csl_yaml  # CSL files only
+    from citecore.bib.csl import parse_csl_json, parse_csl_yaml  # start-up: CSL files only
 
     if suffix in _JSON_SUFFIXES:
         references, unparsed = parse_csl_json(text, str(path))
@@ -128,7 +128,8 @@ def load_bibliographies(
         duplicates.extend(file_duplicates)
         unparsed.extend(file_unparsed)
     if inline_references:
-        from citecore.bib.csl import csl_items_to_references  # `references:` in the metadata
+        # start-up: CSL's reader only for `references:` in the metadata
+        from citecore.bib.csl import csl_items_to_references
 
         references, inline_unparsed = csl_items_to_references(
             inline_references, inline_file, inline_text

@@ -76,7 +76,8 @@ def _is_others(name: str) -> bool:
 
 def parse_bibtex_names(value: str) -> tuple[Person, ...]:
     """An `author`/`editor` field ("A and B and others") as Persons; "others" is dropped."""
-    from bibtexparser.middlewares.names import split_multiple_persons_names  # as above
+    # start-up: bibtexparser only where a name list is read (a cached rebuild reads none).
+    from bibtexparser.middlewares.names import split_multiple_persons_names
 
     names = split_multiple_persons_names(value)
     return tuple(parse_bibtex_name(n) for n in names if n.strip() and not _is_others(n))
@@ -84,7 +85,8 @@ def parse_bibtex_names(value: str) -> tuple[Person, ...]:
 
 def ends_with_others(value: str) -> bool:
     """True when a BibTeX name list says it is incomplete ("… and others", "et al.")."""
-    from bibtexparser.middlewares.names import split_multiple_persons_names  # as above
+    # start-up: as above
+    from bibtexparser.middlewares.names import split_multiple_persons_names
 
     names = split_multiple_persons_names(value)
     return bool(names) and (

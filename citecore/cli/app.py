@@ -36,7 +36,7 @@ SUBCOMMANDS = (
 
 def build_parser() -> argparse.ArgumentParser:
     """Every command, each registered by its own module with the function that runs it."""
-    # The command modules load the pipeline (~150 ms measured, python -X importtime): only a
+    # start-up: the command modules load the pipeline (~150 ms, python -X importtime): only a
     # command that needs it pays, never the filter's replay of an unchanged rebuild.
     import argparse
 
@@ -80,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _parsed(args_list: list[str], as_filter: list[str] | None) -> argparse.Namespace:
     """The command line parsed by the command's parser, with logging set up for it."""
-    from citecore.cli.render import parse_render  # light: argparse and the pandoc path
+    # start-up: a parsed command line only, never pandoc's plain filter call
+    from citecore.cli.render import parse_render
     from citecore.logs import configure_logging
 
     configure_logging()

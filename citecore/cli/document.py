@@ -144,7 +144,8 @@ def _report(
         text = render_report(result, ReportFormat(asked or "markdown"), options.only_issues)
         write_atomically(args.output, text)
     elif asked is None and sys.stdout.isatty():
-        from rich.console import Console  # only a terminal needs rich (slow to import)
+        # start-up: only a terminal needs rich (slow to import)
+        from rich.console import Console
 
         from citecore.report.console import build_table
 

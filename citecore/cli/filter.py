@@ -24,7 +24,7 @@ def register(commands: Commands) -> None:
 
 def parser() -> argparse.ArgumentParser:
     """A parser for the filter alone, so that a filter call builds no other command."""
-    import argparse
+    import argparse  # start-up: pandoc's plain call parses nothing
 
     filter_parser = argparse.ArgumentParser(prog="citecheck filter")
     _arguments(filter_parser)
@@ -82,7 +82,7 @@ def plain_call(arguments: Sequence[str]) -> tuple[str, list[str]] | None:
 
 def run_plain(output_format: str, sources: Sequence[str]) -> int:
     """Filter pandoc's AST from stdin to stdout for `output_format`; the exit status."""
-    from citecore.filter.process import run_stdio
+    from citecore.filter.process import run_stdio  # start-up: the filter's call only
 
     if sources:
         os.environ["CITECHECK_SOURCE"] = os.pathsep.join(sources)

@@ -18,7 +18,7 @@ def register(commands: Commands) -> None:
 def run_lsp(args: argparse.Namespace) -> int:
     """Serve until the editor exits the server."""
     del args
-    # pygls and lsprotocol (~120 ms) load for the server only, never for a build.
+    # start-up: pygls and lsprotocol (~120 ms) load for the server only, never for a build.
     from citecore.lsp.server import serve
 
     serve()

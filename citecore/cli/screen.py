@@ -60,7 +60,7 @@ def register(commands: Commands) -> None:
 def run_screen(args: argparse.Namespace) -> int:
     """Screen the submissions; print the totals; 0 when every submission was read (and, with
     `--fail-on`, none has a finding of those kinds), else 1."""
-    try:  # dask.distributed, ~0.5 s to import: cluster runs only
+    try:  # start-up: dask.distributed, ~0.5 s to import: cluster runs only
         from citecore.screen.run import ScreenSettings, cluster_client, screen
         from citecore.screen.submissions import find_submissions
     except ModuleNotFoundError as exc:

@@ -125,7 +125,7 @@ def run_info(args: argparse.Namespace) -> int:
 
 
 def _build_shards(args: argparse.Namespace) -> SnapshotBuild:
-    try:  # dask.distributed, ~0.5 s to import: cluster runs only
+    try:  # start-up: dask.distributed, ~0.5 s to import: cluster runs only
         from citecore.screen.run import cluster_client
         from citecore.screen.shards import build_sharded_snapshot
     except ModuleNotFoundError as exc:

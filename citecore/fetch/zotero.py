@@ -120,7 +120,7 @@ class LocalApiLibrary(ZoteroLibrary):
         self._client = client
 
     def file_of(self, attachment_key: str) -> Path | None:
-        import httpx
+        import httpx  # start-up: ~110 ms: only a run that asks Zotero
 
         try:
             reply = self._client.get(
@@ -139,7 +139,7 @@ class LocalApiLibrary(ZoteroLibrary):
 def open_local_api(base_url: str = DEFAULT_URL, timeout: float = 5.0) -> LocalApiLibrary | None:
     """The library behind a running Zotero's local API; None when nothing answers there (Zotero
     is not running) or the API is switched off (403)."""
-    import httpx
+    import httpx  # start-up: ~110 ms: only a run that asks Zotero
 
     client = httpx.Client(timeout=httpx.Timeout(timeout, connect=1.0))
     try:

@@ -45,7 +45,7 @@ def run_stdio(output_format: str) -> int:
     """Filter pandoc's AST from stdin to stdout; return the exit status for pandoc."""
     ast = sys.stdin.buffer.read()
     inputs = pandoc_input_files()
-    from citecore.filter.client import served_run
+    from citecore.filter.client import served_run  # start-up: a build from pandoc only
 
     served = served_run(ast, output_format, inputs)
     if served is not None:
@@ -53,7 +53,7 @@ def run_stdio(output_format: str) -> int:
         sys.stdout.write(served.stdout)
         sys.stdout.flush()
         return served.exit_code
-    from citecore.logs import configure_logging
+    from citecore.logs import configure_logging  # start-up: a served build logs in the child
 
     configure_logging()
     # This process exits after this one build (see the server's child).
@@ -66,6 +66,7 @@ def replay_or_check(
 ) -> int:
     """Replay the recorded run of this very build when nothing it read has changed, else check
     it (`run_checked`); the exit status for pandoc. A build server runs this same function."""
+    # start-up: SQLite and the replay, only once no build server answered
     from citecore.cache import Cache
     from citecore.filter.replay import replay, run_key
 
@@ -83,7 +84,7 @@ def run_checked(
     """Check the document `ast`, write the checked AST to `out` and every warning to `err`, and
     record the run under `key` for the next rebuild; return the exit status for pandoc. The
     build server runs it through `replay_or_check`."""
-    # Only now the pipeline (the checks: ~100 ms to import): a replayed rebuild needs none.
+    # start-up: only now the pipeline (the checks: ~100 ms to import): a replay needs none.
     from citecore.cache import Cache
     from citecore.errors import CitecheckError, ExitCode
     from citecore.filter.replay import RecordedRun, dependencies_of, record
@@ -130,7 +131,7 @@ def main(doc: pf.Doc | None = None, argv: Sequence[str] | None = None) -> pf.Doc
     args = list(sys.argv[1:] if argv is None else argv)
     output_format = args[0] if args else os.environ.get("PANDOC_WRITER", "html")
     if doc is not None:
-        from citecore.filter.run import run_filter
+        from citecore.filter.run import run_filter  # start-up: as in run_checked
 
         run_filter(doc, output_format, pandoc_input_files())
         return doc

@@ -144,7 +144,8 @@ def grounding_inputs(result: CheckResult, sources_dir: Path | None) -> list[Path
     """Every file grounding read or would read if it appeared: the cited entries' source files
     and their `<key>.pdf|.md|.txt` places in the sources folder (absent ones count too, so that
     adding a source re-runs the check)."""
-    from citecore.fetch.local import READABLE_SUFFIXES, source_files  # grounding runs only
+    # start-up: grounding runs only
+    from citecore.fetch.local import READABLE_SUFFIXES, source_files
 
     folders = [Path(s).parent for s in result.bibliography.sources if Path(s).is_file()]
     paths: list[Path] = []

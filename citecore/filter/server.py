@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import io
 import os
 import signal
@@ -27,11 +28,14 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from citecore.bib.latex_text import decode_latex
 from citecore.errors import CitecheckError
+from citecore.filter.client import starting_mark
 from citecore.filter.process import replay_or_check
 from citecore.filter.wire import Accepted, BuildAnswer, BuildRequest, receive_frame, send_frame
 from citecore.logs import configure_logging
 from citecore.options import Options, resolve_options
+from citecore.startup import CHECK_ONLY
 
 IDLE_SWITCH = "CITECHECK_SERVER_IDLE"
 DEFAULT_IDLE_SECONDS = 900.0
@@ -46,17 +50,10 @@ _RECEIVE_SECONDS = 10.0
 
 
 def warm_up() -> None:
-    """Import what a check needs, so that no child pays for it."""
-    import asyncio  # noqa: F401  (imported for the children)
-
-    import httpx  # noqa: F401
-
-    import citecore.bib.bibtex
-    import citecore.filter.run
-    import citecore.registries.http
-    import citecore.verify.resolve  # noqa: F401
-    from citecore.bib.latex_text import decode_latex
-
+    """Import what a check needs and a replay leaves out (`citecore.startup.CHECK_ONLY`), so
+    that no child pays for it."""
+    for module in CHECK_ONLY:
+        importlib.import_module(module)
     decode_latex("\\'e")  # builds pylatexenc's converter once
     # Children share the warm heap copy-on-write; the collector of a child would touch (and so
     # copy) every object of it: what is loaded now is kept out of its reach (~25 ms a build).
@@ -74,8 +71,6 @@ def idle_seconds(environ: Mapping[str, str]) -> float:
 
 def serve(address: Path, idle: float) -> None:
     """Listen at `address` until idle for `idle` seconds or replaced; fork a child per build."""
-    from citecore.filter.client import starting_mark
-
     listener = _bind(address)
     with contextlib.suppress(OSError):
         starting_mark(address).unlink()

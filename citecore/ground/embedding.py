@@ -51,7 +51,7 @@ class WordLlamaEmbedder:
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
         """Unit vectors, one row per text."""
-        import numpy as np
+        import numpy as np  # start-up: loaded with wordllama (below), grounding only
 
         vectors = np.asarray(self._model.embed(texts, norm=True), dtype=np.float32)
         return vectors.reshape(len(texts), -1)
@@ -61,7 +61,7 @@ def _load_wordllama() -> WordLlamaEmbedder | None:
     """WordLlama from the files its wheel ships, or None (with the reason logged) where it is
     not installed or its files cannot be read."""
     try:
-        # wordllama, tokenizers and safetensors take ~0.3 s to import: only grounding needs them.
+        # start-up: wordllama, tokenizers and safetensors take ~0.3 s: only grounding needs them.
         import wordllama
         from safetensors import safe_open
         from tokenizers import Tokenizer

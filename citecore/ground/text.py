@@ -49,7 +49,7 @@ _MIN_WORDS = 5
 
 
 def _pdf_pages(path: Path) -> list[str]:
-    # pymupdf and pymupdf4llm take ~600 ms to import: only a PDF source needs them.
+    # start-up: pymupdf and pymupdf4llm take ~600 ms to import: only a PDF source needs them.
     import pymupdf
     import pymupdf4llm
 

@@ -51,7 +51,7 @@ def project_layer(folder: Path) -> dict[str, Any]:
     path = folder / PROJECT_FILE
     if not path.is_file():
         return {}
-    import tomllib  # only for projects with the file
+    import tomllib  # start-up: only for projects with the file
 
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

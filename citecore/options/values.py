@@ -26,7 +26,7 @@ def spelled(name: str) -> str:
 
 def known(value: Any, names: Iterable[str]) -> str:
     """What to say after an unknown name: the likely one meant, else every name known."""
-    import difflib  # only when a value is wrong: every build reads options, few misspell one
+    import difflib  # start-up: every build reads options, few misspell one
 
     names = list(names)
     close = difflib.get_close_matches(str(value).strip().lower(), names, n=1)

@@ -26,7 +26,7 @@ def pandoc_path() -> str:
     if on_path:
         return on_path
     try:
-        import pypandoc  # the fallback: only asked when pandoc is not on PATH
+        import pypandoc  # start-up: the fallback, when pandoc is not on PATH
 
         bundled = str(pypandoc.get_pandoc_path())
     except (ImportError, OSError) as exc:

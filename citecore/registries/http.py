@@ -183,7 +183,7 @@ class RegistryClient:
 
     def _client(self) -> httpx.AsyncClient:
         if self._http is None:
-            import httpx  # ~110 ms to import: a rebuild answered from the cache never connects
+            import httpx  # start-up: ~110 ms: a rebuild answered from the cache never connects
 
             _redact_library_logs(self.settings.api_keys.values())
             self._http = httpx.AsyncClient(
@@ -268,7 +268,7 @@ class RegistryClient:
         return self.settings.base_urls[request.source] + request.path, params, headers
 
     async def _send_with_retries(self, request: RegistryRequest) -> RegistryResponse:
-        import httpx  # see _client
+        import httpx  # start-up: see _client
 
         client = self._client()
         url, params, headers = self._prepare(request)

@@ -85,6 +85,6 @@ class ClusterRate:
 
 
 def _worker_client() -> Any:
-    from distributed import get_client  # only ever called inside a task on a worker
+    from distributed import get_client  # start-up: called inside a task on a worker only
 
     return get_client()

@@ -67,6 +67,7 @@ class ScreenOutcome:
 def cluster_client(scheduler: str = "", workers: int = 2) -> Iterator[Client]:
     """A client of the scheduler at `scheduler`, else of a LocalCluster of `workers`
     single-threaded worker processes, closed afterwards."""
+    # start-up: Dask (~0.5 s) only to screen; this module's records are read without it
     from distributed import Client, LocalCluster
 
     # The scheduler and the client log each connection at INFO, and shutdown races with a
@@ -171,7 +172,7 @@ def _verify(
     """Verify the works in batches on the cluster, every worker booking its requests in the
     scheduler's rate book; add the verdicts to `verdicts` and the state as batches finish;
     return what the registries left unchecked."""
-    from distributed import as_completed
+    from distributed import as_completed  # start-up: as in cluster_client
 
     try:
         client.register_plugin(RateBookPlugin())
@@ -217,7 +218,7 @@ def _report(
 ) -> dict[str, dict[str, Any]]:
     """Check every submission read with its verdicts, next to its reading; write its reports
     as they come; return each one's row of the venue table."""
-    from distributed import as_completed
+    from distributed import as_completed  # start-up: as in cluster_client
 
     reporting = [
         client.submit(

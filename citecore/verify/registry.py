@@ -93,7 +93,7 @@ class RegistryVerifier:
         `outage` says afterwards what every call so far could not check, and why."""
         snapshot = None
         if self.snapshot_path:
-            # The snapshot's reader and its title matching (~18 ms): only a run that has one.
+            # start-up: the snapshot's reader and its title matching (~18 ms): only with one.
             from citecore.registries.snapshot import Snapshot
 
             snapshot = Snapshot(self.snapshot_path)
@@ -123,7 +123,7 @@ class RegistryVerifier:
             else:
                 pending.append(reference)
         if pending:
-            import asyncio  # only when something must really be asked (slow to import)
+            import asyncio  # start-up: only when something must really be asked
 
             for result in asyncio.run(self._verify_all(pending, snapshot)):
                 results[result.key] = result
@@ -132,7 +132,7 @@ class RegistryVerifier:
     async def _verify_all(
         self, references: Sequence[Reference], snapshot: Snapshot | None
     ) -> list[ReferenceResult]:
-        # The HTTP stack is imported only when something must really be asked.
+        # start-up: the HTTP stack only when something must really be asked.
         import asyncio
 
         from citecore.registries.http import RegistryClient
@@ -215,7 +215,7 @@ async def _guarded(verdict: Awaitable[ReferenceResult], reference: Reference) ->
 
 def _outage(client: RegistryClient, results: Sequence[ReferenceResult]) -> Outage | None:
     """What `client`'s failures left unchecked among `results`, and why; None when nothing."""
-    from citecore.registries.http import Failure  # loaded by now: only asked runs come here
+    from citecore.registries.http import Failure  # start-up: loaded by now (asked runs only)
 
     network_down = client.network_down
     unchecked = tuple(

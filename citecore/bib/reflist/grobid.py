@@ -105,7 +105,7 @@ def references_from_grobid(path: Path, server: str, timeout: float) -> list[Refe
 
     A busy GROBID (503) is asked again a few times, a second apart, not forever as the client's
     batch methods do: a build must not hang on a server that stays busy."""
-    try:
+    try:  # start-up: an optional extra, for --grobid only
         from grobid_client.grobid_client import GrobidClient
     except ImportError as exc:
         raise InputError(

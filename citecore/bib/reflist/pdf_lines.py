@@ -323,7 +323,7 @@ def pdf_lines(path: Path) -> list[PdfLine]:
     """Every printed line of the PDF at `path` in reading order, page furniture removed.
     Raises InputError (naming the file) when the file cannot be read as a PDF."""
     try:
-        import pymupdf  # ~600 ms to import: only PDF reading needs it
+        import pymupdf  # start-up: ~600 ms to import: only PDF reading needs it
     except ImportError as exc:  # pragma: no cover - a dependency of the package
         raise InputError("reading PDFs needs pymupdf (pip install pymupdf)") from exc
     lines: list[PdfLine] = []

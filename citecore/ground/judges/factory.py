@@ -28,7 +28,8 @@ def make_judge(
     `GOOGLE_API_KEY` from the environment; the state file lives in the document's folder)."""
     judge = judge_kind(options)
     if judge is JudgeKind.OPENAI:
-        from citecore.ground.judges.openai_compat import OpenAICompatJudge  # httpx, ~110 ms
+        # start-up: httpx, ~110 ms: this judge only
+        from citecore.ground.judges.openai_compat import OpenAICompatJudge
 
         if not options.judge_url or not options.judge_model:
             raise OptionsError("judge openai needs judge-url and judge-model")
@@ -41,7 +42,7 @@ def make_judge(
 def _gemini(
     options: Options, citations: Sequence[Citation], bibliography: Bibliography, folder: Path
 ) -> Judge:
-    # google-genai takes ~550 ms to import: only the Gemini judge needs it.
+    # start-up: google-genai takes ~550 ms to import: only the Gemini judge needs it.
     from google import genai
 
     from citecore.ground.gemini_store import STATE_FILE, StoreSync
