@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from citecore.identifiers import arxiv_from_doi
 from citecore.model import Reference, Source
 from citecore.registries import europepmc, openalex, semantic_scholar, unpaywall
-from citecore.registries.http import RegistryClient, Status
+from citecore.registries.http import RegistryClient
 from citecore.registries.record import OpenAccessCopy
-from citecore.registries.request import RegistryRequest
+from citecore.registries.request import RegistryRequest, Status
 
 _PMID_KEY = re.compile(r"^pmid[_:\-]?(\d{1,8})$", re.IGNORECASE)
 

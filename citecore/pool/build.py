@@ -22,8 +22,9 @@ from citecore.normalize import normalized_title
 from citecore.pool.model import PoolPaper, title_score
 from citecore.pool.policy import before_cutoff
 from citecore.registries import arxiv, crossref
-from citecore.registries.http import RegistryClient, Status
+from citecore.registries.http import RegistryClient
 from citecore.registries.record import WorkRecord
+from citecore.registries.request import Status
 
 PREDEDUP_RATIO = 92
 ACCEPT_RATIO = 70

@@ -16,9 +16,10 @@ from enum import Enum
 
 from citecore.pool.model import PoolPaper, title_score
 from citecore.registries import crossref, openalex
-from citecore.registries.http import RegistryClient, Status
+from citecore.registries.http import RegistryClient
 from citecore.registries.record import WorkRecord
 from citecore.registries.registry import Registry
+from citecore.registries.request import Status
 
 STRONG_MATCH = 90
 YEAR_TOLERANCE = 1

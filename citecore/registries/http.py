@@ -21,8 +21,6 @@ import time
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
 from citecore.cache import Cache, content_key
@@ -31,7 +29,7 @@ from citecore.registries.catalogue import REGISTRIES
 from citecore.registries.limits import Limiter
 from citecore.registries.reachability import Reachability, unresolved
 from citecore.registries.registry import SourcePolicy
-from citecore.registries.request import RegistryRequest
+from citecore.registries.request import Failure, RegistryRequest, RegistryResponse, Status
 from citecore.registries.settings import ClientSettings
 
 if TYPE_CHECKING:
@@ -44,35 +42,6 @@ NEGATIVE_TTL = 24 * 3600.0
 _ABSENT_STATUSES = {400, 404, 410}
 _CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a black-holed network answers never
 _Param = str | int | float | bool | None  # what httpx accepts as a query value
-
-
-class Status(Enum):
-    """What a registry said: the thing, that there is no such thing, or nothing usable."""
-
-    OK = "ok"
-    ABSENT = "absent"
-    FAILED = "failed"
-
-
-class Failure(Enum):
-    """Why a request gave no answer."""
-
-    RATE_LIMITED = "rate_limited"
-    NETWORK = "network"
-    SERVER = "server"
-    OFFLINE = "offline"
-
-
-@dataclass(frozen=True, slots=True)
-class RegistryResponse:
-    """The outcome of one request, after retries and the cache."""
-
-    request: RegistryRequest
-    status: Status
-    body: str = ""
-    http_status: int | None = None
-    failure: Failure | None = None
-    from_cache: bool = False
 
 
 def _readable(request: RegistryRequest, body: str) -> bool:

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from citecore.model import FieldMismatch, Reference
 from citecore.registries import arxiv, crossref, datacite, doi_org, pubmed
-from citecore.registries.http import Failure, Status
 from citecore.registries.record import WorkRecord
+from citecore.registries.request import Status
 from citecore.verify.compare import compare
 from citecore.verify.trail import Fetch, Trail
 
@@ -38,13 +38,8 @@ async def expand_short_doi(reference: Reference, fetch: Fetch, trail: Trail) -> 
     """The reference with its shortDOI replaced by the DOI it stands for (doi.org's handle
     API), a note saying so; a shortDOI that doi.org does not know is a DOI mismatch."""
     short = reference.doi
-    response = await fetch(doi_org.alias_request(short))
-    if not trail.saw(response):
-        return replace(reference, doi="")
-    try:
-        full = "" if response.status is Status.ABSENT else doi_org.parse_alias(response.body)
-    except ValueError:
-        trail.failures.append(Failure.SERVER)
+    full = trail.read(await fetch(doi_org.alias_request(short)), doi_org.parse_alias, absent="")
+    if full is None:
         return replace(reference, doi="")
     if not full:
         trail.mismatches.append(FieldMismatch("doi", short, "", "this shortDOI does not exist"))
@@ -65,16 +60,8 @@ async def resolve_doi(doi: str, fetch: Fetch, trail: Trail) -> None:
     if trail.failures:
         return
     response = await fetch(doi_org.agency_request(doi))
-    if not trail.saw(response):
-        return
-    try:
-        agency = (
-            doi_org.Agency.NONE
-            if response.status is Status.ABSENT
-            else doi_org.parse_agency(response.body)
-        )
-    except ValueError:
-        trail.failures.append(Failure.SERVER)
+    agency = trail.read(response, doi_org.parse_agency, absent=doi_org.Agency.NONE)
+    if agency is None:
         return
     if agency is doi_org.Agency.NONE:
         trail.mismatches.append(FieldMismatch("doi", doi, "", "this DOI does not exist"))
@@ -94,28 +81,19 @@ async def _from_agency(
     """Fetch a DOI's record from its agency into the trail; True when a record was found."""
     lookup = _AGENCY_LOOKUPS[agency]
     answer = await fetch(lookup.request(doi))
-    if not trail.saw(answer):
-        return False
-    if answer.status is Status.ABSENT:
-        if not quiet_absence:
+    record = trail.read(answer, lookup.parse, absent=None)
+    if record is None:
+        if answer.status is Status.ABSENT and not quiet_absence:
             trail.notes.append(f"DOI {doi} is not in {agency.value}")
         return False
-    try:
-        trail.records.append(lookup.parse(answer.body))
-    except ValueError:  # how every registry parser says "unreadable" (registries.answers)
-        trail.failures.append(Failure.SERVER)
-        return False
+    trail.records.append(record)
     return True
 
 
 async def resolve_pmid(pmid: str, fetch: Fetch, trail: Trail) -> None:
     response = await fetch(pubmed.summary_request(pmid))
-    if not trail.saw(response):
-        return
-    try:
-        records = pubmed.parse_summary(response.body) if response.status is Status.OK else []
-    except ValueError:
-        trail.failures.append(Failure.SERVER)
+    records = trail.read(response, pubmed.parse_summary, absent=list[WorkRecord]())
+    if records is None:
         return
     if not records:
         trail.mismatches.append(FieldMismatch("pmid", pmid, "", "this PMID does not exist"))
@@ -148,12 +126,8 @@ async def resolve_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch, trail
         trail.records.append(registered)
         return
     response = await fetch(arxiv.id_request(arxiv_id))
-    if not trail.saw(response):
-        return
-    try:
-        records = arxiv.parse_feed(response.body) if response.status is Status.OK else []
-    except ValueError:
-        trail.failures.append(Failure.SERVER)
+    records = trail.read(response, arxiv.parse_feed, absent=list[WorkRecord]())
+    if records is None:
         return
     if not records:
         trail.mismatches.append(

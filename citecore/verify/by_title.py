@@ -7,9 +7,9 @@ from collections.abc import Mapping
 
 from citecore.model import Reference, Source
 from citecore.registries import arxiv, crossref, dblp, europepmc, openalex, semantic_scholar
-from citecore.registries.http import Failure, Status
 from citecore.registries.record import WorkRecord
 from citecore.registries.registry import Identity, Registry, SourcePolicy, TitleSearch
+from citecore.registries.request import Failure, Status
 from citecore.verify.compare import compare_titles
 from citecore.verify.trail import Fetch, Trail
 from citecore.verify.venues import without_crossref_doi
@@ -58,12 +58,8 @@ async def search_title(
             trail.note_source(request.source.value)
             trail.optional_failures.append(response.failure or Failure.NETWORK)
             continue
-        if not trail.saw(response) or response.status is Status.ABSENT:
-            continue
-        try:
-            records = search.parse(response.body)
-        except ValueError:
-            trail.failures.append(Failure.SERVER)
+        records = trail.read(response, search.parse, absent=list[WorkRecord]())
+        if not records:
             continue
         found.extend(records)
         if any(compare_titles(reference.title, r.title).same for r in records):

@@ -24,6 +24,7 @@ from citecore.model import (
     SourceLocation,
 )
 from citecore.options import Options
+from citecore.registries.request import Failure
 from citecore.registries.settings import ClientSettings, settings_for
 from citecore.serialize import record_from_data, to_data
 
@@ -215,8 +216,6 @@ async def _guarded(verdict: Awaitable[ReferenceResult], reference: Reference) ->
 
 def _outage(client: RegistryClient, results: Sequence[ReferenceResult]) -> Outage | None:
     """What `client`'s failures left unchecked among `results`, and why; None when nothing."""
-    from citecore.registries.http import Failure  # start-up: loaded by now (asked runs only)
-
     network_down = client.network_down
     unchecked = tuple(
         r.key

@@ -12,6 +12,7 @@ answered. What routing has seen so far travels on a `Trail` (`trail`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -27,9 +28,9 @@ from citecore.model import (
 from citecore.registries import (
     unpaywall,
 )
-from citecore.registries.http import Failure, RegistryClient, RegistryResponse, Status
+from citecore.registries.http import RegistryClient
 from citecore.registries.record import Update, WorkRecord
-from citecore.registries.request import RegistryRequest
+from citecore.registries.request import Failure, RegistryRequest, RegistryResponse, Status
 from citecore.verify.asked_ids import identifiers_to_ask
 from citecore.verify.by_identifier import (
     expand_short_doi,
@@ -68,12 +69,12 @@ def _flags(records: list[WorkRecord], trail: Trail) -> frozenset[ReferenceFlag]:
     return frozenset(flags)
 
 
-def _outage(trail: Trail) -> ReferenceVerdict:
-    """An unanswered reference: offline misses are unverifiable, anything else an error."""
-    if trail.failures and all(f is Failure.OFFLINE for f in trail.failures):
-        trail.notes.append("offline, and no registry answer is cached")
-        return ReferenceVerdict.UNVERIFIABLE
-    return ReferenceVerdict.ERROR
+def _outage(failures: Sequence[Failure]) -> tuple[ReferenceVerdict, tuple[str, ...]]:
+    """The verdict on an unanswered reference and the note that says why: offline misses are
+    unverifiable, anything else an error."""
+    if failures and all(f is Failure.OFFLINE for f in failures):
+        return ReferenceVerdict.UNVERIFIABLE, ("offline, and no registry answer is cached",)
+    return ReferenceVerdict.ERROR, ()
 
 
 async def verify_reference(
@@ -255,16 +256,19 @@ async def _by_title(lookup: Lookup, closed: Snapshot | None) -> ReferenceResult:
         best, comparison = await follow_up(lookup, best, compare(reference, best))
         return _judged(reference, best, comparison, trail, best)
     if not reference.title:
-        verdict = _outage(trail) if trail.failures else ReferenceVerdict.UNVERIFIABLE
-        trail.notes.append("no title to search for")
-        return _result(reference, verdict, None, trail, None)
+        verdict, said = (
+            _outage(trail.failures) if trail.failures else (ReferenceVerdict.UNVERIFIABLE, ())
+        )
+        notes = (*said, "no title to search for")
+        return _result(reference, verdict, None, trail, None, notes=notes)
     best = _best(reference, await lookup.searched_records())
     if best is not None:
         best, comparison = await follow_up(lookup, best, compare(reference, best))
         return _judged(reference, best, comparison, trail)
     if trail.failures or trail.optional_failures:
         trail.failures.extend(trail.optional_failures)
-        return _result(reference, _outage(trail), None, trail, None)
+        verdict, said = _outage(trail.failures)
+        return _result(reference, verdict, None, trail, None, notes=said)
     trail.notes.append(
         _not_in_snapshot(closed)
         if closed
@@ -286,14 +290,17 @@ def _judged(
     suggested: WorkRecord | None = None,
 ) -> ReferenceResult:
     """The verdict once a record was chosen and every follow-up question was asked."""
-    trail.mismatches.extend(comparison.mismatches)
-    verdict = ReferenceVerdict.MISMATCH if trail.mismatches else ReferenceVerdict.VERIFIED
+    mismatches = [*trail.mismatches, *comparison.mismatches]
+    verdict = ReferenceVerdict.MISMATCH if mismatches else ReferenceVerdict.VERIFIED
+    notes: tuple[str, ...] = ()
     if verdict is ReferenceVerdict.VERIFIED and trail.identifier_unchecked:
-        trail.notes.append("its identifiers could not be checked: a registry did not answer")
-        verdict = _outage(trail)
+        verdict, said = _outage(trail.failures)
+        notes = ("its identifiers could not be checked: a registry did not answer", *said)
     if suggested is not None:
-        trail.mismatches[:] = [_corrected(m, suggested) for m in trail.mismatches]
-    return _result(reference, verdict, record, trail, comparison, suggested)
+        mismatches = [_corrected(m, suggested) for m in mismatches]
+    return _result(
+        reference, verdict, record, trail, comparison, suggested, mismatches=mismatches, notes=notes
+    )
 
 
 def _corrected(mismatch: FieldMismatch, suggested: WorkRecord) -> FieldMismatch:
@@ -364,29 +371,33 @@ def _result(
     trail: Trail,
     comparison: Comparison | None,
     suggested: WorkRecord | None = None,
+    mismatches: Sequence[FieldMismatch] | None = None,
+    notes: Sequence[str] = (),
 ) -> ReferenceResult:
+    """The reference's result: `verdict` on `record`, with what the trail saw, the
+    `mismatches` found (the trail's when not given) and `notes` after the trail's."""
     records = [*trail.records, *([record] if record else [])]
     flags = set(_flags(records, trail))
     if suggested is not None:
         flags.add(ReferenceFlag.SUGGESTED)
-    notes = list(trail.notes) + (list(comparison.remarks) if comparison else [])
+    said = [*trail.notes, *notes, *(comparison.remarks if comparison else ())]
     open_access = next((r.url for r in records if r.arxiv_id and r.url), "")
     if open_access:
-        notes.append(f"open-access copy: {open_access}")
+        said.append(f"open-access copy: {open_access}")
     if record is not None and verdict is ReferenceVerdict.VERIFIED and record.is_preprint:
         # A cited preprint whose published version exists is verified, with a note.
         arxiv_journal_doi = (record.doi,) if record.source is Source.ARXIV and record.doi else ()
         published = record.related_dois or arxiv_journal_doi
         if published:
-            notes.append("a published version exists: " + ", ".join(published))
+            said.append("a published version exists: " + ", ".join(published))
     return ReferenceResult(
         key=reference.key,
         verdict=verdict,
         flags=frozenset(flags),
-        mismatches=tuple(dict.fromkeys(trail.mismatches)),
+        mismatches=tuple(dict.fromkeys(trail.mismatches if mismatches is None else mismatches)),
         match=to_match(record) if record else None,
         suggested=to_match(suggested) if suggested else None,
-        notes=tuple(dict.fromkeys(notes)),
+        notes=tuple(dict.fromkeys(said)),
         sources=tuple(trail.consulted),
         open_access_url=open_access,
     )

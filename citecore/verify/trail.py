@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from citecore.model import FieldMismatch, Match, Reference
-from citecore.registries.http import Failure, RegistryResponse, Status
 from citecore.registries.record import WorkRecord
 from citecore.registries.registry import Identity
-from citecore.registries.request import RegistryRequest
+from citecore.registries.request import Failure, RegistryRequest, RegistryResponse, Status
 from citecore.verify.compare import compare_titles
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -42,6 +44,21 @@ class Trail:
             self.failures.append(response.failure or Failure.NETWORK)
             return False
         return True
+
+    def read(self, response: RegistryResponse, parse: Callable[[str], T], absent: T) -> T | None:
+        """What the registry said: `parse` of the body when it holds the thing, `absent` when it
+        has no such thing; None when it gave no usable answer (its failure recorded, and
+        `Failure.SERVER` for a body `parse` cannot read: every registry parser says
+        "unreadable" with a ValueError)."""
+        if not self.saw(response):
+            return None
+        if response.status is Status.ABSENT:
+            return absent
+        try:
+            return parse(response.body)
+        except ValueError:
+            self.failures.append(Failure.SERVER)
+            return None
 
 
 Fetch = Callable[[RegistryRequest], Awaitable[RegistryResponse]]

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from citecore.model import FieldMismatch
 from citecore.registries import dblp, openalex, semantic_scholar
-from citecore.registries.http import Status
 from citecore.registries.record import WorkRecord
+from citecore.registries.request import Status
 from citecore.verify.compare import (
     Comparison,
     compare,

@@ -15,15 +15,9 @@ from citecore.cache import Cache
 from citecore.errors import OptionsError
 from citecore.model import Source
 from citecore.registries import crossref
-from citecore.registries.http import (
-    Failure,
-    RegistryClient,
-    RegistryResponse,
-    Status,
-    retry_after_seconds,
-)
+from citecore.registries.http import RegistryClient, retry_after_seconds
 from citecore.registries.registry import SourcePolicy
-from citecore.registries.request import RegistryRequest
+from citecore.registries.request import Failure, RegistryRequest, RegistryResponse, Status
 from citecore.registries.settings import ClientSettings
 from tests.emulator import RegistryEmulator, Reply, fixture
 

@@ -20,9 +20,9 @@ from citecore.registries import (
     unpaywall,
 )
 from citecore.registries.catalogue import KEY_VARIABLES, REGISTRIES
-from citecore.registries.http import RegistryClient, Status
+from citecore.registries.http import RegistryClient
 from citecore.registries.registry import Identity, SourcePolicy
-from citecore.registries.request import RegistryRequest
+from citecore.registries.request import RegistryRequest, Status
 from citecore.registries.settings import ClientSettings
 from citecore.verify.by_title import title_route
 from tests.emulator import RegistryEmulator, Reply
