@@ -2,10 +2,11 @@
 
 The pandoc filter, the latexmk hook, the pre-commit hook and the `check`/`latex`/`verify`
 commands print the same lines in the same order: one per finding (only those that fail the run
-when `quiet` is set), then how many fail it, then, for an offline run, how many references it
-could not check and how to check them. Two styles: pandoc's (`[WARNING] citecheck: …`, the level
-marking what fails) and latexmk's (`citecheck: …`, the way its log prints a tool's lines; with no
-level to tell them apart, a failing build shows only what fails).
+when `quiet` is set), then, for an offline run, how many references it could not check and how
+to check them, and last how many problems fail the run. Two styles: pandoc's (`[WARNING]
+citecheck: …`, the level marking what fails) and latexmk's (`citecheck: …`, the way its log
+prints a tool's lines; with no level to tell them apart, a failing build shows only what
+fails).
 """
 
 from __future__ import annotations
@@ -40,9 +41,9 @@ def build_log(
     report: Path | None = None,
 ) -> list[str]:
     """The lines of one check's log, in `style`: one per finding (with `findings`; only the
-    failing ones under `options.quiet`, and information only when it fails), then "N citation
-    problem(s) fail `what_fails`" (naming the `report` written) when any fail, then the offline
-    line telling how to check what was not (`rerun`)."""
+    failing ones under `options.quiet`, and information only when it fails), then the offline
+    line telling how to check what was not (`rerun`), then "N citation problem(s) fail
+    `what_fails`" (naming the `report` written) when any fail."""
     failing = failing_findings(result.findings, options)
     failed = set(failing)
     lines: list[str] = []
@@ -50,14 +51,14 @@ def build_log(
         lines += [
             warning_line(f, f in failed) for f in _shown(result.findings, failing, options, style)
         ]
-    if failing:
+    offline = offline_line(result, options.offline, rerun)
+    if offline:
+        lines.append(offline)
+    if failing:  # the last line of a failed build says why it failed
         see = f"; see {report}" if report is not None else ""
         lines.append(
             f"[ERROR] citecheck: {len(failing)} citation problem(s) fail {what_fails}{see}"
         )
-    offline = offline_line(result, options.offline, rerun)
-    if offline:
-        lines.append(offline)
     return lines if style is LogStyle.PANDOC else [_without_level(line) for line in lines]
 
 

@@ -256,19 +256,19 @@ async def _by_title(lookup: Lookup, closed: Snapshot | None) -> ReferenceResult:
         best, comparison = await follow_up(lookup, best, compare(reference, best))
         return _judged(reference, best, comparison, trail, best)
     if not reference.title:
-        verdict, said = (
-            _outage(trail.failures) if trail.failures else (ReferenceVerdict.UNVERIFIABLE, ())
-        )
-        notes = (*said, "no title to search for")
-        return _result(reference, verdict, None, trail, None, notes=notes)
+        said = ("no title to search for",)
+        if not trail.failures:  # nothing asked, nothing failed
+            return _result(reference, ReferenceVerdict.UNVERIFIABLE, None, trail, None, notes=said)
+        verdict, why = _outage(trail.failures)
+        return _result(reference, verdict, None, trail, None, notes=(*why, *said))
     best = _best(reference, await lookup.searched_records())
     if best is not None:
         best, comparison = await follow_up(lookup, best, compare(reference, best))
         return _judged(reference, best, comparison, trail)
     if trail.failures or trail.optional_failures:
         trail.failures.extend(trail.optional_failures)
-        verdict, said = _outage(trail.failures)
-        return _result(reference, verdict, None, trail, None, notes=said)
+        verdict, why = _outage(trail.failures)
+        return _result(reference, verdict, None, trail, None, notes=why)
     trail.notes.append(
         _not_in_snapshot(closed)
         if closed
@@ -290,17 +290,14 @@ def _judged(
     suggested: WorkRecord | None = None,
 ) -> ReferenceResult:
     """The verdict once a record was chosen and every follow-up question was asked."""
-    mismatches = [*trail.mismatches, *comparison.mismatches]
-    verdict = ReferenceVerdict.MISMATCH if mismatches else ReferenceVerdict.VERIFIED
+    found = [*trail.mismatches, *comparison.mismatches]
+    verdict = ReferenceVerdict.MISMATCH if found else ReferenceVerdict.VERIFIED
     notes: tuple[str, ...] = ()
     if verdict is ReferenceVerdict.VERIFIED and trail.identifier_unchecked:
         verdict, said = _outage(trail.failures)
         notes = ("its identifiers could not be checked: a registry did not answer", *said)
-    if suggested is not None:
-        mismatches = [_corrected(m, suggested) for m in mismatches]
-    return _result(
-        reference, verdict, record, trail, comparison, suggested, mismatches=mismatches, notes=notes
-    )
+    mismatches = [_corrected(m, suggested) for m in found] if suggested is not None else found
+    return _result(reference, verdict, record, trail, comparison, suggested, mismatches, notes)
 
 
 def _corrected(mismatch: FieldMismatch, suggested: WorkRecord) -> FieldMismatch:
@@ -374,8 +371,7 @@ def _result(
     mismatches: Sequence[FieldMismatch] | None = None,
     notes: Sequence[str] = (),
 ) -> ReferenceResult:
-    """The reference's result: `verdict` on `record`, with what the trail saw, the
-    `mismatches` found (the trail's when not given) and `notes` after the trail's."""
+    """`verdict` on `record` with what the trail saw, `mismatches` (else the trail's), `notes`."""
     records = [*trail.records, *([record] if record else [])]
     flags = set(_flags(records, trail))
     if suggested is not None:

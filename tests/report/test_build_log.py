@@ -86,14 +86,14 @@ def test_the_latexmk_style_has_no_levels_and_a_failing_build_shows_what_fails() 
     ]
 
 
-def test_an_offline_run_says_what_it_did_not_check_last() -> None:
+def test_an_offline_run_says_what_it_did_not_check_before_what_fails() -> None:
     options = build_options({"offline": True, "fail_on": ["undefined"]})
     lines = build_log(RESULT, options, rerun="build again online", report=Path("r.md"))
-    assert lines[-2] == "[ERROR] citecheck: 1 citation problem(s) fail this build; see r.md"
-    assert lines[-1].startswith("[WARNING] citecheck: offline: 1 of 1 references")
-    assert lines[-1].endswith("build again online to check them")
+    assert lines[-2].startswith("[WARNING] citecheck: offline: 1 of 1 references")
+    assert lines[-2].endswith("build again online to check them")
+    assert lines[-1] == "[ERROR] citecheck: 1 citation problem(s) fail this build; see r.md"
     latexmk = build_log(RESULT, options, rerun="x", style=LogStyle.LATEXMK, findings=False)
-    assert latexmk[-1].startswith("citecheck: offline: 1 of 1 references")
+    assert latexmk[0].startswith("citecheck: offline: 1 of 1 references")
     assert len(latexmk) == 2
 
 

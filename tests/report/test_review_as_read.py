@@ -162,7 +162,8 @@ def test_the_console_says_each_problem_once_with_its_place(review: tuple[str, st
         in lines
     )
     assert sum("[future_year]" in line for line in lines) == 1  # cited twice, said once
-    assert lines[-1].startswith("[WARNING] citecheck: offline: 3 of 3 references were not checked")
+    assert lines[-2].startswith("[WARNING] citecheck: offline: 3 of 3 references were not checked")
+    assert lines[-1] == "[ERROR] citecheck: 2 citation problem(s) fail this run"
 
 
 def test_only_issues_leaves_the_information_out(tmp_path: Path) -> None:
