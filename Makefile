@@ -106,6 +106,7 @@ bench: install install-tex install-r
 	CITECHECK_OFFLINE=1 $(PYTHON) bench/grounding_run.py
 	$(PYTHON) bench/grounding_sets.py
 	$(PYTHON) bench/reflist_styles.py
+	$(PYTHON) bench/reflist_crf.py
 	$(PYTHON) bench/reflist_layouts.py --examples 1000
 	$(PYTHON) bench/screen_scale.py --records 1000000 --submissions 500
 	$(PYTHON) bench/wild_sweep.py
