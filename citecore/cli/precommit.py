@@ -9,6 +9,7 @@ from the cache the builds filled (nothing is called `not_found` offline).
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
@@ -77,10 +78,12 @@ def _check(target: Path, layer: dict[str, object], said: set[str]) -> int:
         result = check_latex_file(target, options, registry_verifier(options))
     else:
         result = check_markdown_file(target, options, registry_verifier(options)).result
-    rerun = "give the hook `args: [--online]` (or run citecheck pre-commit --online)"
+    # The offline line names its target: one such line a target, and a command that checks it.
+    rerun = (
+        f"run `citecheck pre-commit --online {shlex.quote(str(_shown(target)))}` "
+        "(or give the hook `args: [--online]`)"
+    )
     for line in build_log(result, options, rerun=rerun, what_fails="this commit"):
-        if "] citecheck: offline: " in line:
-            line = f"{line} ({_shown(target)})"  # one such line a target
         if line not in said:
             said.add(line)
             print(line, file=sys.stderr)

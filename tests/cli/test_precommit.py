@@ -201,3 +201,19 @@ def test_the_developers_hooks_are_make_lint() -> None:
     lint = (REPO / "Makefile").read_text().split("\nlint:\n", 1)[1].split("\n\n", 1)[0]
     # pre-commit names the files itself where `make lint` says "." (every file).
     assert entries == [line.strip().removesuffix(" .") for line in lint.splitlines()]
+
+
+def test_an_offline_commit_says_how_to_check_each_target_online(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "my refs.bib").write_text(
+        "@article{a, title = {A Study}, author = {Doe, Jane}, year = {2020}}\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CITECHECK_CACHE", str(tmp_path / "cache.db"))  # nothing cached
+    main(["pre-commit", "my refs.bib"])
+    (offline,) = [line for line in capsys.readouterr().err.splitlines() if "offline:" in line]
+    assert offline.endswith(
+        "run `citecheck pre-commit --online 'my refs.bib'` (or give the hook `args: [--online]`)"
+        " to check them"
+    )
