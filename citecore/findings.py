@@ -24,6 +24,7 @@ from citecore.model import (
     SEVERITY,
     Bibliography,
     Citation,
+    CitationId,
     CitationResult,
     Finding,
     FindingKind,
@@ -338,13 +339,15 @@ _GROUNDING_KINDS = {
 
 
 def grounding_findings(
-    citations: Sequence[Citation], grounding: Mapping[int, CitationResult]
+    citations: Sequence[Citation], grounding: Mapping[CitationId, CitationResult]
 ) -> list[Finding]:
     """Findings at each citation whose source does not (fully) support its claim, and at each
     supported one whose passage could not be found in the source (ungrounded)."""
     findings = []
-    for index, result in sorted(grounding.items()):
-        citation = citations[index]
+    for citation in citations:
+        result = grounding.get(citation.ident)
+        if result is None:
+            continue
         page = f", p. {result.page}" if result.page else ""
         kind = _GROUNDING_KINDS.get(result.status)
         if kind is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 
 import pytest
 
@@ -11,6 +12,7 @@ from citecore.findings import citation_findings, reference_findings, verdict_fin
 from citecore.model import (
     Bibliography,
     Citation,
+    CitationId,
     CitationMode,
     FieldMismatch,
     FindingKind,
@@ -99,7 +101,15 @@ def test_duplicate_keys_and_likely_duplicates() -> None:
 
 
 def _citation(key: str, line: int) -> Citation:
-    return Citation(key, CitationMode.NORMAL, SourceLocation("doc.md", line))
+    return Citation(
+        key,
+        CitationMode.NORMAL,
+        SourceLocation("doc.md", line),
+        CitationId("doc.md", next(_ORDINALS)),
+    )
+
+
+_ORDINALS = itertools.count()
 
 
 def test_undefined_is_reported_at_every_occurrence_and_unused_as_information() -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from citecore.bib.parsed import BibtexFile
 from citecore.model import (
     Citation,
+    CitationId,
     CitationMode,
     CitationResult,
     Finding,
@@ -86,7 +87,11 @@ def test_data_that_does_not_fit_is_refused(kind: type, data: Any) -> None:
 
 def test_optionals_and_nested_records() -> None:
     citation = Citation(
-        "k", CitationMode.AUTHOR_IN_TEXT, SourceLocation("paper.md", 3), note_number=None
+        "k",
+        CitationMode.AUTHOR_IN_TEXT,
+        SourceLocation("paper.md", 3),
+        CitationId("paper.md", 0),
+        note_number=None,
     )
     assert record_from_data(Citation, _through_json(citation)) == citation
     grounded = CitationResult(GroundingStatus.SUPPORTED, "local", page=2, passage="p")

@@ -67,10 +67,7 @@ def _flags_by_group(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
             by_key[item.key].append(item)
     documents = {c.location.file for c in check.result.citations if c.location is not None}
     flagged = []
-    position = 0  # groups list the citations in the same order as the result does
     for group in check.extraction.groups:
-        indices = range(position, position + len(group.citations))
-        position += len(group.citations)
         findings = [
             f for c in group.citations for f in by_key.get(c.key, []) if _about(f, c, documents)
         ]
@@ -79,11 +76,8 @@ def _flags_by_group(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
             worst = max((f.severity for f in findings), key=lambda s: s.rank)
             flagged.append((group, Flag(worst, lines)))
             continue
-        grounded = [
-            _grounding_line(check.result.grounding[i])
-            for i in indices
-            if i in check.result.grounding
-        ]
+        verdicts = (check.result.grounding_of(c) for c in group.citations)
+        grounded = [_grounding_line(v) for v in verdicts if v is not None]
         said = [line for line in grounded if line]
         if said:
             flagged.append((group, Flag(Severity.INFO, tuple(dict.fromkeys(said)))))

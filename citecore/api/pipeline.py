@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from citecore.cache import Cache
 from citecore.findings import (
@@ -20,6 +19,7 @@ from citecore.model import (
     Bibliography,
     CheckResult,
     Citation,
+    CitationId,
     CitationResult,
     Finding,
     Reference,
@@ -29,9 +29,6 @@ from citecore.model import (
 )
 from citecore.options import Options
 from citecore.verify import Verifier
-
-if TYPE_CHECKING:
-    pass
 
 logger = logging.getLogger(__name__)
 
@@ -183,10 +180,10 @@ def ground(
     options: Options,
     folder: Path,
     records: Mapping[str, SourceRecord] | None = None,
-) -> dict[int, CitationResult]:
-    """Grounding verdicts when the options ask for them (`ground: true`), else none; `folder`
-    is the document's (where a judge keeps its state); `records` the cited keys' source files,
-    when found already."""
+) -> dict[CitationId, CitationResult]:
+    """Grounding verdicts by citation identity when the options ask for them (`ground: true`),
+    else none; `folder` is the document's (where a judge keeps its state); `records` the cited
+    keys' source files, when found already."""
     if not options.ground:
         return {}
     # start-up: the judges and PDF readers take ~70 ms to import (python -X importtime): only

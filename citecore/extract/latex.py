@@ -40,7 +40,14 @@ from citecore.extract.latex_macros import (
 )
 from citecore.extract.latex_syntax import balanced_group, mask_ignored, mask_unread
 from citecore.extract.signals import locator_of, signal_of
-from citecore.model import Citation, CitationContext, CitationMode, Reference, SourceLocation
+from citecore.model import (
+    Citation,
+    CitationContext,
+    CitationId,
+    CitationMode,
+    Reference,
+    SourceLocation,
+)
 
 
 @dataclass
@@ -236,6 +243,8 @@ class _Reader:
                     key=key,
                     mode=mode,
                     location=SourceLocation(str(path), line),
+                    # The main file names the document: \input files are read within it.
+                    ident=CitationId(str(self.result.files[0]), len(self.result.citations)),
                     prefix=prenote,
                     suffix=postnote,
                     locator=locator_of(postnote),

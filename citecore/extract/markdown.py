@@ -28,7 +28,7 @@ from citecore.extract.markdown_text import (
 )
 from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
-from citecore.model import Citation, CitationContext, CitationMode, SourceLocation
+from citecore.model import Citation, CitationContext, CitationId, CitationMode, SourceLocation
 from citecore.pandoc.document import metadata_fields
 
 # Quarto (`@fig-x`) and pandoc-crossref (`@fig:x`) cross-references look like citations but are not.
@@ -106,6 +106,7 @@ class _Walker:
         self.unmapped: list[Citation] = []
         self.comma_joined: list[tuple[str, Citation]] = []
         self.note_count = 0
+        self.ordinal = 0  # the next citation's place in reading order
         # Inside a figure with a caption, pandoc 3 repeats the caption as the image's alt
         # text: the alt text's citations are the caption's, read once.
         self.in_captioned_figure = False
@@ -276,6 +277,7 @@ class _Walker:
                 key=key,
                 mode=_MODES.get(citation.mode, CitationMode.NORMAL),
                 location=location or SourceLocation(self.file),
+                ident=CitationId(self.file, self.ordinal),
                 prefix=prefix,
                 suffix=suffix,
                 locator=locator_of(suffix),
@@ -286,6 +288,7 @@ class _Walker:
                 cited_with=tuple(k for k in keys if k != key),
                 context=context.kind,
             )
+            self.ordinal += 1
             if location is None and self.matcher is not None:
                 self.unmapped.append(record)
             records.append(record)

@@ -35,6 +35,7 @@ from citecore.ground.text import SourceText, read_source
 from citecore.model import (
     Bibliography,
     Citation,
+    CitationId,
     CitationResult,
     GroundingStatus,
     SourceRecord,
@@ -101,7 +102,6 @@ class _Sources:
 class Question:
     """One claim to judge: what the judge is asked, and what the answer is checked against."""
 
-    index: int
     citation: Citation
     claim: str
     evidence: tuple[RankedPassage, ...]
@@ -127,8 +127,8 @@ def ground_citations(
     cache: Cache | None = None,
     plan: GroundingPlan | None = None,
     records: Mapping[str, SourceRecord] | None = None,
-) -> dict[int, CitationResult]:
-    """A grounding verdict for every citation, by its index in `citations`. Cached judgments
+) -> dict[CitationId, CitationResult]:
+    """A grounding verdict for every citation, by its identity. Cached judgments
     are reused; the rest are asked in one batch when the judge can (`judge_many`), else one by
     one. With a `limit` only that many are asked; a dry run prints the questions and asks none.
     `records` are the cited keys' source files when the caller has found them already."""
@@ -142,10 +142,11 @@ def ground_citations(
             sources_dir,
         )
     state = _Sources(cache)
-    results: dict[int, CitationResult] = {}
+    results: dict[CitationId, CitationResult] = {}
     questions: list[Question] = []
-    origins: dict[int, str] = {}
-    for index, citation in enumerate(citations):
+    origins: dict[CitationId, str] = {}
+    for citation in citations:
+        ident = citation.ident
         keys = [k for k in (citation.key, *citation.cited_with) if k in records]
         texts, unread = [], []
         for key in keys:
@@ -155,28 +156,28 @@ def ground_citations(
                     texts.append(source)
                 elif Path(name) in state.problems:
                     unread.append(state.problems[Path(name)])
-        origins[index] = ", ".join(
+        origins[ident] = ", ".join(
             dict.fromkeys(records[k].origin for k in keys if records[k].origin)
         )
         if not texts:
             # An unreadable source is not judged: that would accuse the writer of our failure.
             missing = [records[k].missing for k in keys if records[k].missing]
-            results[index] = CitationResult(
+            results[ident] = CitationResult(
                 GroundingStatus.NOT_IN_STORE,
                 judge.name,
                 judge.model,
                 reason="; ".join(unread or missing) or "no readable source file for this key",
-                source=origins[index],
+                source=origins[ident],
             )
             continue
         cache_key = _cache_key(citation, texts, judge, state.ranking)
         stored = cache.get("grounding", cache_key) if cache is not None else None
         if stored is not None:
             cached = record_from_data(CitationResult, json.loads(stored))
-            results[index] = replace(cached, source=origins[index])
+            results[ident] = replace(cached, source=origins[ident])
         else:
             # Only a question to ask cuts, embeds and ranks its sources' passages.
-            questions.append(_question(index, citation, state.index(texts), texts, cache_key))
+            questions.append(_question(citation, state.index(texts), texts, cache_key))
     if plan.limit is not None:
         questions = questions[: plan.limit]
     if plan.dry_run:
@@ -189,10 +190,10 @@ def ground_citations(
         return results
     verdicts = _ask(judge, questions, plan.sequential)
     for question, verdict in zip(questions, verdicts, strict=True):
-        result = replace(_proved(question, verdict, state), source=origins[question.index])
+        result = replace(_proved(question, verdict, state), source=origins[question.citation.ident])
         if cache is not None and result.status is not GroundingStatus.ERROR:
             cache.put("grounding", question.cache_key, json.dumps(to_data(result)))
-        results[question.index] = result
+        results[question.citation.ident] = result
     return results
 
 
@@ -211,7 +212,6 @@ def _cache_key(citation: Citation, texts: Sequence[SourceText], judge: Judge, ra
 
 
 def _question(
-    index: int,
     citation: Citation,
     evidence_index: EvidenceIndex,
     texts: Sequence[SourceText],
@@ -220,7 +220,7 @@ def _question(
     claim = claim_text(citation)
     evidence = evidence_index.rank(claim)
     keys = (citation.key, *citation.cited_with)
-    return Question(index, citation, claim, tuple(evidence), keys, tuple(texts), cache_key)
+    return Question(citation, claim, tuple(evidence), keys, tuple(texts), cache_key)
 
 
 def _ask(judge: Judge, questions: list[Question], sequential: bool) -> list[JudgeVerdict]:

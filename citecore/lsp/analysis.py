@@ -36,6 +36,7 @@ from citecore.model import (
     Bibliography,
     CheckResult,
     Citation,
+    CitationId,
     CitationMode,
     CitationResult,
     Finding,
@@ -214,8 +215,9 @@ def analyse_document(
             c.key,
             CitationMode.NORMAL,
             SourceLocation(str(path), (c.citation_span if latex else c.key_span).start_line + 1),
+            CitationId(str(path), ordinal),
         )
-        for c in citations
+        for ordinal, c in enumerate(citations)
     ]
     extra = [] if latex else _comma_joined(path, citations)
     nocite = latex_nocite(text, macros, path) if latex else markdown_nocite(text)

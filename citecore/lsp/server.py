@@ -229,10 +229,14 @@ def _ground(ls: CitecheckServer, analysis: Analysis, cached_only: bool = False) 
         result = check_latex_file(path, options)
     else:
         result = check_markdown_file(path, options).result
+    # The build read the saved file, the editor holds its own reading of the open text: the two
+    # are joined by place (line, key), the only thing they share.
+    verdicts = ((c, result.grounding_of(c)) for c in result.citations)
     analysis.grounding = {
-        ((result.citations[i].location.line or 1) - 1, result.citations[i].key): grounded
-        for i, grounded in result.grounding.items()
-        if not cached_only or grounded.status is not GroundingStatus.NOT_IN_STORE
+        ((c.location.line or 1) - 1, c.key): grounded
+        for c, grounded in verdicts
+        if grounded is not None
+        and (not cached_only or grounded.status is not GroundingStatus.NOT_IN_STORE)
     }
 
 

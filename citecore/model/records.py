@@ -29,6 +29,19 @@ class SourceLocation:
         return f"{self.file}:{self.line}" if self.line is not None else self.file
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class CitationId:
+    """Which occurrence a citation is, given once by extraction and kept by every stage: the
+    document extraction read (its first file) and the citation's place in its reading order,
+    from 0. Per-citation results are keyed by it, never by a position in a list."""
+
+    document: str
+    ordinal: int
+
+    def __str__(self) -> str:
+        return f"{self.document}#{self.ordinal}"
+
+
 @dataclass(frozen=True, slots=True)
 class Citation:
     """One occurrence of one key in the text, with the sentence that makes the claim."""
@@ -36,6 +49,7 @@ class Citation:
     key: str
     mode: CitationMode
     location: SourceLocation
+    ident: CitationId
     prefix: str = ""
     suffix: str = ""
     locator: str = ""
@@ -267,9 +281,22 @@ class CheckResult:
     citations: tuple[Citation, ...]
     references: dict[str, ReferenceResult]
     findings: tuple[Finding, ...]
-    grounding: dict[int, CitationResult] = field(default_factory=dict)
+    grounding: dict[CitationId, CitationResult] = field(default_factory=dict)
     outage: Outage | None = None
     sources: dict[str, SourceRecord] = field(default_factory=dict)  # by key, when grounding
     # Entries the writer includes uncited (pandoc's `nocite`, LaTeX's `\nocite`): verified, never
     # grounded, and said to come from `nocite` in every report.
     nocite: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # A stage that duplicated a citation or grounded one the result does not hold would
+        # otherwise show a verdict on the wrong sentence, silently.
+        idents = {c.ident for c in self.citations}
+        if len(idents) != len(self.citations):
+            raise ValueError("two citations share an identity")
+        if not idents.issuperset(self.grounding):
+            raise ValueError("a grounding verdict names no citation of the result")
+
+    def grounding_of(self, citation: Citation) -> CitationResult | None:
+        """The grounding verdict of `citation`, None when it was not grounded."""
+        return self.grounding.get(citation.ident)

@@ -53,8 +53,9 @@ def _grounding(result: CitationResult | None) -> dict[str, Any] | None:
     }
 
 
-def _citation(index: int, citation: Citation, result: CheckResult) -> dict[str, Any]:
+def _citation(citation: Citation, result: CheckResult) -> dict[str, Any]:
     return {
+        "id": str(citation.ident),
         "key": citation.key,
         "file": citation.location.file,
         "line": citation.location.line,
@@ -69,7 +70,7 @@ def _citation(index: int, citation: Citation, result: CheckResult) -> dict[str, 
         "note_number": citation.note_number,
         "context": citation.context.value,
         "cited_with": list(citation.cited_with),
-        "grounding": _grounding(result.grounding.get(index)),
+        "grounding": _grounding(result.grounding_of(citation)),
     }
 
 
@@ -132,9 +133,7 @@ def to_json_data(result: CheckResult, only_issues: bool = False) -> dict[str, An
     findings = [f for f in result.findings if not only_issues or f.severity is not Severity.INFO]
     flagged = {f.key for f in findings}
     citations = [
-        _citation(i, c, result)
-        for i, c in enumerate(result.citations)
-        if not only_issues or c.key in flagged
+        _citation(c, result) for c in result.citations if not only_issues or c.key in flagged
     ]
     references = [
         _reference(k, v, result)

@@ -193,10 +193,13 @@ def _information(result: CheckResult, information: list[Finding]) -> list[str]:
 def _supported_claims(result: CheckResult) -> list[str]:
     """Each claim its source supports, with the passage and page that support it."""
     entries = []
-    for index, grounding in sorted(result.grounding.items()):
-        if grounding.status not in (GroundingStatus.SUPPORTED, GroundingStatus.PARTIAL):
+    for citation in result.citations:
+        grounding = result.grounding_of(citation)
+        if grounding is None or grounding.status not in (
+            GroundingStatus.SUPPORTED,
+            GroundingStatus.PARTIAL,
+        ):
             continue
-        citation = result.citations[index]
         page = f", p. {grounding.page}" if grounding.page else ""
         passage = f": “{one_line(grounding.passage, 300)}”" if grounding.passage else ""
         entries.append(

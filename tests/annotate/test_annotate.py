@@ -39,7 +39,9 @@ def _checked(
     doc = read_ast(text)
     extraction = extract_citations(doc)
     citations = tuple(c for g in extraction.groups for c in g.citations)
-    result = CheckResult(("paper.md",), Bibliography(), citations, {}, findings, grounding)
+    # The tests name a grounded citation by its place in reading order.
+    by_ident = {citations[ordinal].ident: verdict for ordinal, verdict in grounding.items()}
+    result = CheckResult(("paper.md",), Bibliography(), citations, {}, findings, by_ident)
     return DocumentCheck(result, extraction), doc
 
 

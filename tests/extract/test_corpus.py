@@ -12,7 +12,7 @@ import pytest
 
 from citecore.api import check_markdown_file
 from citecore.extract.markdown import is_crossref
-from citecore.model import FindingKind
+from citecore.model import CitationId, FindingKind
 from citecore.options import Options
 from citecore.pandoc.knitr import is_knitr_source
 from tests.conftest import CorpusPaper, corpus_markdown_papers, run_pandoc
@@ -56,6 +56,10 @@ def test_extracted_keys_equal_pandocs_ast(paper: CorpusPaper, tmp_path: Path) ->
     check = check_markdown_file(paper.path, _options(paper))
     assert Counter(c.key for c in check.result.citations) == _pandoc_ids(paper, tmp_path)
     assert not check.extraction.unmapped, "every citation maps to a source line"
+    citations = check.result.citations
+    assert [c.ident for c in citations] == [
+        CitationId(str(paper.path), n) for n in range(len(citations))
+    ]
     lines = paper.path.read_text().splitlines()
     for citation in check.result.citations:
         assert citation.location.line is not None

@@ -14,7 +14,7 @@ from citecore.extract.aux import aux_keys, bcf_keys
 from citecore.extract.latex import extract_latex
 from citecore.extract.latex_cites import find_cite_commands
 from citecore.extract.latex_syntax import mask_ignored
-from citecore.model import CitationMode, Signal
+from citecore.model import CitationId, CitationMode, Signal
 from tests.conftest import requires_latex
 from tests.paths import CASES, CORPUS
 
@@ -134,6 +134,10 @@ def test_every_corpus_file_is_read(tex: Path) -> None:
     """Every file reads without error, and each citation points at a line of a file it read."""
     extraction = extract_latex(tex)
     assert extraction.files[0] == tex
+    # Each citation's identity: the main file, and its place in reading order.
+    assert [c.ident for c in extraction.citations] == [
+        CitationId(str(tex), n) for n in range(len(extraction.citations))
+    ]
     read = {str(f) for f in extraction.files}
     for citation in extraction.citations:
         assert citation.key.strip() == citation.key != ""

@@ -16,6 +16,7 @@ from citecore.ground.run import GroundingPlan, claim_text, ground_citations
 from citecore.model import (
     Bibliography,
     Citation,
+    CitationId,
     CitationMode,
     GroundingStatus,
     Reference,
@@ -67,11 +68,15 @@ def bibliography(tmp_path: Path) -> Bibliography:
     return Bibliography((str(bib),), entries)
 
 
-def _cite(key: str, claim: str, *, with_: tuple[str, ...] = (), signal: Signal | None = None
-          ) -> Citation:  # fmt: skip
+def _id(ordinal: int) -> CitationId:
+    return CitationId("paper.md", ordinal)
+
+
+def _cite(key: str, claim: str, *, with_: tuple[str, ...] = (), signal: Signal | None = None,
+          n: int = 0) -> Citation:  # fmt: skip
     return Citation(
-        key, CitationMode.NORMAL, SourceLocation("paper.md", 1), claim=claim, cited_with=with_,
-        signal=signal,
+        key, CitationMode.NORMAL, SourceLocation("paper.md", 1), _id(n), claim=claim,
+        cited_with=with_, signal=signal,
     )  # fmt: skip
 
 
@@ -107,18 +112,22 @@ def test_a_signal_citation_gets_the_looser_gates(bibliography: Bibliography) -> 
     signalled = ground_citations(
         [_cite("a", "x [see @a].", signal=Signal.SEE)], bibliography, RecordingJudge(loose)
     )
-    assert plain[0].ungrounded and not signalled[0].ungrounded
+    assert plain[_id(0)].ungrounded and not signalled[_id(0)].ungrounded
 
 
 def test_sources_that_cannot_be_judged(bibliography: Bibliography) -> None:
     judge = RecordingJudge("anything")
     results = ground_citations(
-        [_cite("none", "x [@none]."), _cite("scan", "y [@scan]."), _cite("ghost", "z [@ghost].")],
+        [
+            _cite("none", "x [@none]."),
+            _cite("scan", "y [@scan].", n=1),
+            _cite("ghost", "z [@ghost].", n=2),
+        ],
         bibliography,
         judge,
     )
     assert {r.status for r in results.values()} == {GroundingStatus.NOT_IN_STORE}
-    assert "no text could be read" in results[1].reason  # said, and never judged
+    assert "no text could be read" in results[_id(1)].reason  # said, and never judged
     assert judge.asked == []
 
 
@@ -129,13 +138,14 @@ def test_a_compound_citation_is_judged_against_all_its_sources(
     claim = "Residual networks train; dropout drops hidden units [@a; @b]."
     results = ground_citations([_cite("a", claim, with_=("b",))], bibliography, judge)
     assert judge.asked[0][1] == ("a", "b") and judge.asked[0][2] > 1
-    assert results[0].page == 1 and not results[0].ungrounded  # proved in b's text
+    assert results[_id(0)].page == 1 and not results[_id(0)].ungrounded  # proved in b's text
 
 
 def test_judgments_are_cached_limited_and_shown(
     bibliography: Bibliography, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    citations = [_cite("a", "Residual functions help [@a]."), _cite("b", "Dropout helps [@b].")]
+    citations = [_cite("a", "Residual functions help [@a]."),
+                 _cite("b", "Dropout helps [@b].", n=1)]  # fmt: skip
     with Cache(tmp_path / "c.sqlite3") as cache:
         shown = RecordingJudge()
         assert ground_citations(citations, bibliography, shown, cache=cache,
@@ -144,11 +154,11 @@ def test_judgments_are_cached_limited_and_shown(
         limited = RecordingJudge()
         first = ground_citations(citations, bibliography, limited, cache=cache,
                                  plan=GroundingPlan(limit=1))  # fmt: skip
-        assert list(first) == [0] and len(limited.asked) == 1
+        assert list(first) == [_id(0)] and len(limited.asked) == 1
         again = RecordingJudge()
         second = ground_citations(citations, bibliography, again, cache=cache)
         assert [q[0] for q in again.asked] == ["Dropout helps ."]  # the first came from the cache
-        assert second[0] == first[0]
+        assert second[_id(0)] == first[_id(0)]
         other_model = RecordingJudge()
         other_model.model = "v2"  # another model's judgment is not reused
         ground_citations(citations, bibliography, other_model, cache=cache)
@@ -182,7 +192,7 @@ def test_a_rebuild_from_the_cache_neither_cuts_nor_embeds_a_source(
         monkeypatch.setattr(run, "passages", refuse)
         monkeypatch.setattr(run, "sentence_embedder", refuse)
         again = RecordingJudge()
-        assert ground_citations(citations, bibliography, again, cache=cache)[0].status is (
+        assert ground_citations(citations, bibliography, again, cache=cache)[_id(0)].status is (
             GroundingStatus.SUPPORTED
         )
         assert again.asked == []

@@ -13,6 +13,7 @@ from citecore.model import (
     CheckResult,
     Citation,
     CitationContext,
+    CitationId,
     CitationMode,
     CitationResult,
     FieldMismatch,
@@ -58,11 +59,12 @@ GHOST = _reference("ghost", 9, "Citation Graph Transformers", 2023)
 QA = _reference("qa", 17, "PaperQA", 2023)
 
 
-def _citation(key: str, line: int, claim: str) -> Citation:
+def _citation(key: str, line: int, claim: str, ordinal: int) -> Citation:
     return Citation(
         key,
         CitationMode.NORMAL,
         SourceLocation("paper.md", line),
+        CitationId("paper.md", ordinal),
         claim=claim,
         context=CitationContext.BODY,
     )
@@ -72,9 +74,9 @@ RESULT = CheckResult(
     documents=("paper.md",),
     bibliography=Bibliography((BIB,), {"rfa": RFA, "ghost": GHOST, "qa": QA}),
     citations=(
-        _citation("rfa", 3, "Random features approximate attention [@rfa]."),
-        _citation("ghost", 4, "Graphs verify claims [@ghost]."),
-        _citation("qa", 5, "PaperQA cites passages | with pipes [@qa]."),
+        _citation("rfa", 3, "Random features approximate attention [@rfa].", 0),
+        _citation("ghost", 4, "Graphs verify claims [@ghost].", 1),
+        _citation("qa", 5, "PaperQA cites passages | with pipes [@qa].", 2),
     ),
     references={
         "rfa": ReferenceResult(
@@ -116,7 +118,9 @@ RESULT = CheckResult(
         Finding(FindingKind.OUTAGE, Severity.WARNING, "registries unreachable"),
     ),
     grounding={
-        2: CitationResult(GroundingStatus.SUPPORTED, "local", page=2, passage="It cites them.")
+        CitationId("paper.md", 2): CitationResult(
+            GroundingStatus.SUPPORTED, "local", page=2, passage="It cites them."
+        )
     },
     outage=Outage(("ghost",), unreachable=("dblp",)),
 )

@@ -15,6 +15,7 @@ from citecore.model import (
     Bibliography,
     CheckResult,
     Citation,
+    CitationId,
     CitationMode,
     CitationResult,
     Finding,
@@ -52,9 +53,10 @@ def results(draw: st.DrawFn) -> CheckResult:
             draw(st.sampled_from(keys)),
             draw(st.sampled_from(CitationMode)),
             draw(PLACE),
+            CitationId("paper.md", ordinal),
             claim=draw(TEXT),
         )
-        for _ in range(draw(st.integers(0, 6)))
+        for ordinal in range(draw(st.integers(0, 6)))
     )
     findings = tuple(
         Finding(
@@ -71,14 +73,14 @@ def results(draw: st.DrawFn) -> CheckResult:
         for key in draw(st.lists(st.sampled_from(keys), unique=True))
     }
     grounding = {
-        index: CitationResult(
+        citation.ident: CitationResult(
             draw(st.sampled_from(GroundingStatus)),
             "local",
             page=draw(st.none() | st.integers(1, 40)),
             passage=draw(TEXT),
         )
-        for index in draw(st.sets(st.integers(0, max(len(citations) - 1, 0))))
-        if index < len(citations)
+        for citation in citations
+        if draw(st.booleans())
     }
     return CheckResult(
         ("paper.md",), Bibliography(("refs.bib",)), citations, references, findings, grounding
@@ -96,14 +98,12 @@ def test_the_json_report_holds_everything_in_its_place(
         (f.kind.value, f.message, f.key) for f in shown
     ]
     flagged = {f.key for f in shown}
-    expected = [
-        (i, c) for i, c in enumerate(result.citations) if not only_issues or c.key in flagged
+    expected = [c for c in result.citations if not only_issues or c.key in flagged]
+    assert [(c["id"], c["key"], c["line"], c["claim"]) for c in data["citations"]] == [
+        (str(c.ident), c.key, c.location.line, c.claim) for c in expected
     ]
-    assert [(c["key"], c["line"], c["claim"]) for c in data["citations"]] == [
-        (c.key, c.location.line, c.claim) for _, c in expected
-    ]
-    for (index, _), shown_citation in zip(expected, data["citations"], strict=True):
-        grounding = result.grounding.get(index)
+    for citation, shown_citation in zip(expected, data["citations"], strict=True):
+        grounding = result.grounding_of(citation)
         assert (shown_citation["grounding"] or {}).get("passage") == (
             grounding.passage if grounding else None
         )

@@ -12,6 +12,7 @@ from citecore.api import check_citations
 from citecore.model import (
     Bibliography,
     Citation,
+    CitationId,
     CitationMode,
     FindingKind,
     Reference,
@@ -93,7 +94,10 @@ def test_the_outage_is_one_finding_and_fails_only_when_asked(tmp_path: Path) -> 
         verifier = RegistryVerifier(ClientSettings(base_urls=urls), cache)
         options = build_options({"strict": True, "fail_on": fail_on})
         citations = [
-            Citation(r.key, CitationMode.NORMAL, SourceLocation("doc.md", 1)) for r in references
+            Citation(
+                r.key, CitationMode.NORMAL, SourceLocation("doc.md", 1), CitationId("doc.md", n)
+            )
+            for n, r in enumerate(references)
         ]
         result = check_citations(
             citations, bibliography, options, verifier, documents=("doc.md",), folder=tmp_path
