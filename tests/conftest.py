@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from citecore.bib.reflist.crf import MODEL_NAME, MODEL_VARIABLE, default_model_path
+from citecore.bib.reflist.crf_training import build_model, model_is_current
 from citecore.pandoc.reader import pandoc_path
 from tests.emulator import RegistryEmulator
 from tests.paths import CASES, CORPUS, REPO, SHARED
@@ -36,6 +38,18 @@ def pytest_configure(config: pytest.Config) -> None:
         import pypandoc
 
         os.environ["CITECHECK_PANDOC"] = str(pypandoc.get_pandoc_path())
+    os.environ[MODEL_VARIABLE] = str(_reference_model())
+
+
+def _reference_model() -> Path:
+    """The reference CRF every test reads printed references with: the one `make install`
+    built (`citecheck reference-model build`) when it was trained on the corpus's AnyStyle
+    data, else one trained now into build/ (about a minute, once a checkout)."""
+    data = CORPUS / "reference-strings" / "anystyle" / "parser"
+    installed = default_model_path()
+    if model_is_current(data, installed):
+        return installed
+    return build_model(data, REPO / "build" / MODEL_NAME).path
 
 
 @dataclass(frozen=True)

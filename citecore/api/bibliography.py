@@ -10,6 +10,7 @@ from pathlib import Path
 
 from citecore.bib.loader import load_bibliographies
 from citecore.bib.names import parse_bibtex_names
+from citecore.bib.reflist.crf import model_problem
 from citecore.bib.reflist.grobid import references_from_grobid
 from citecore.bib.reflist.read import (
     references_from_list_file,
@@ -137,6 +138,8 @@ def load_inputs(paths: Sequence[Path], grobid: str = "", timeout: float = 20.0) 
     (a server's URL) PDFs are read by GROBID, by citecheck's own reader if it fails."""
     files = [p for p in paths if not is_reference_list(p)]
     bibliography = load_bibliographies(files)
+    if len(files) < len(paths) and (problem := model_problem()):
+        logger.warning("%s", problem)  # the lists are still read, by the rules alone
     references = dict(bibliography.references)
     sources = list(bibliography.sources)
     for path in paths:

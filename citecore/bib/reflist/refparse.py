@@ -16,6 +16,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from citecore.bib.reflist.authors import corporate_author, formal_list, plain_list
+from citecore.bib.reflist.crf import (
+    first_author_by_labels,
+    reference_labeller,
+    title_by_labels,
+)
 from citecore.bib.reflist.shapes import DOI, PMID, QUOTED, URL, quoted_body, stands_alone
 from citecore.bib.reflist.titles import (
     DATE_AFTER_AUTHORS,
@@ -73,10 +78,11 @@ def parse_reference_text(
     alone = title_alone(text)
     # ACM's entry with no author: its date stands first ("2011. pyfakefs implements …").
     dated_first = re.match(r"\(?(?:1[5-9]|20)\d\d[a-z]?\)?\.\s", text)
+    authors_expected = not (alone or dated_first or text[:1] in '“"‘')  # a quoted title first
     authors = (
-        None
-        if alone or dated_first or text[:1] in '“"‘'  # a quoted title stands first
-        else formal_list(text) or corporate_author(text) or plain_list(text)
+        formal_list(text) or corporate_author(text) or plain_list(text)
+        if authors_expected
+        else None
     )
     after_authors = text[authors.end :] if authors else text
     title, year = "", None
@@ -115,19 +121,26 @@ def parse_reference_text(
     if authors and not title and date and authors.end < 300 and re.match(r"\.|.,", closed):
         # "Title. (2018). Venue." or "Title, 2009 [Online].": no author list, the title stands
         # first (APA, Harvard, Elsevier–Harvard).
-        title, authors = clean_title(text[: authors.end]), None
+        title, authors, authors_expected = clean_title(text[: authors.end]), None, False
     if alone:
         title, venue = alone, ""
     if date and title:
         title = with_own_year(title, after_authors)
     if year is None:
         year = late_year(after_title) or late_year(text)
+    first = authors.first if authors else None
+    labeller = reference_labeller()
+    if labeller is not None:
+        labelled = labeller.label(text)
+        title = title_by_labels(text, title, labelled)
+        if authors_expected and first is None:  # a style the rules do not know
+            first = first_author_by_labels(labelled)
     return Reference(
         key=key,
         entry_type="misc",
         location=location,
         title=title if len(title.split()) >= 1 and len(title) >= 3 else "",
-        authors=(authors.first,) if authors and authors.first else (),
+        authors=(first,) if first else (),
         authors_complete=False,  # only the first author is read from free text
         year=year,
         year_text=str(year) if year else "",
