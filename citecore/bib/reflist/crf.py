@@ -30,6 +30,8 @@ MODEL_NAME = f"reference-fields-v{FEATURES_VERSION}.crfsuite"
 # The rules' title stands unless the CRF calls fewer than this share of its words a title
 # (measured on the publisher PDFs and AnyStyle's held-out gold: docs/reference-lists.md).
 TITLE_SHARE = 0.5
+# ...and only a title the model is sure of: every word of it a title with this probability.
+TITLE_CONFIDENCE = 0.9
 
 _YEAR = re.compile(r"(1[5-9]|20)\d\d")
 _INITIAL = re.compile(r"[A-Z]\.(-?[A-Z]\.)*,?")
@@ -94,16 +96,32 @@ class LabelledReference:
     labels: tuple[str, ...]
     # Each token's start in the text it came from.
     starts: tuple[int, ...]
+    # Each token's probability of being part of the title, by the model's marginals.
+    title_odds: tuple[float, ...] = ()
+
+    def first_run(self, *names: str) -> range:
+        """The tokens of the first run labelled with one of `names` (empty when none is)."""
+        start = next((i for i, label in enumerate(self.labels) if label in names), None)
+        if start is None:
+            return range(0)
+        end = start
+        while end < len(self.labels) and self.labels[end] in names:
+            end += 1
+        return range(start, end)
 
     def field(self, *names: str) -> str:
         """The first run of tokens labelled with one of `names`, joined; "" when none is."""
-        words: list[str] = []
-        for token, label in zip(self.tokens, self.labels, strict=True):
-            if label in names:
-                words.append(token)
-            elif words:
-                break
-        return " ".join(words)
+        return " ".join(self.tokens[i] for i in self.first_run(*names))
+
+    def span(self, run: range) -> tuple[int, int]:
+        """Where the tokens of `run` (not empty) stand in the text: start and end."""
+        last = run[-1]
+        return self.starts[run[0]], self.starts[last] + len(self.tokens[last])
+
+    def title_confidence(self, run: range) -> float:
+        """How sure the model is that the tokens of `run` are a title: the least probability
+        it gives one of them; 0 for no token."""
+        return min((self.title_odds[i] for i in run), default=0.0)
 
     def share_labelled(self, start: int, end: int, name: str) -> float | None:
         """The share of the tokens that overlap text[start:end] labelled `name`; None when no
@@ -130,7 +148,9 @@ class FieldLabeller:
         matches = list(re.finditer(r"\S+", text))
         tokens = tuple(m.group(0) for m in matches)
         labels = tuple(self._tagger.tag(features(tokens))) if tokens else ()
-        return LabelledReference(tokens, labels, tuple(m.start() for m in matches))
+        # After tag(), the marginals of that sequence are there to ask for.
+        odds = tuple(self._tagger.marginal("title", i) for i in range(len(tokens)))
+        return LabelledReference(tokens, labels, tuple(m.start() for m in matches), odds)
 
 
 @cache
@@ -168,19 +188,28 @@ def _words(text: str) -> list[str]:
 
 
 def title_by_labels(text: str, title: str, labelled: LabelledReference) -> str:
-    """The title of the printed reference `text`: the rules' `title` stands where the CRF
-    calls at least `TITLE_SHARE` of its words (where they stand in the entry) a title, or finds
-    no title; otherwise the CRF's title stands, cleaned as the rules clean theirs."""
-    found = labelled.field("title")
-    if not found:
+    """The title of the printed reference `text`. The rules' `title` stands unless the CRF is
+    sure of a title of its own (every word a title with probability `TITLE_CONFIDENCE`) that
+    is not a part of the rules' title, and calls fewer than `TITLE_SHARE` of the rules' title
+    words (where they stand in the entry) a title; then the CRF's stands, cleaned as the rules
+    clean theirs."""
+    run = labelled.first_run("title")
+    if not run or labelled.title_confidence(run) < TITLE_CONFIDENCE:
         return title
+    found = labelled.field("title")
     if title:
         start = text.find(title)
         if start >= 0:
-            share = labelled.share_labelled(start, start + len(title), "title")
+            end = start + len(title)
+            crf_start, crf_end = labelled.span(run)
+            if start - 1 <= crf_start and crf_end <= end + 1:  # a quote or stop aside
+                return title  # the CRF reads a part of what the rules read
+            share = labelled.share_labelled(start, end, "title")
         else:  # cleaned by the rules (quotes, a trailer): its words, wherever they stand
             words = _words(title)
             called = set(_words(found))
+            if called <= set(words):
+                return title
             share = sum(w in called for w in words) / len(words) if words else None
         if share is None or share >= TITLE_SHARE:
             return title
