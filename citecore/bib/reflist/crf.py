@@ -35,6 +35,8 @@ TITLE_CONFIDENCE = 0.9
 
 _YEAR = re.compile(r"(1[5-9]|20)\d\d")
 _INITIAL = re.compile(r"[A-Z]\.(-?[A-Z]\.)*,?")
+# What introduces the book or proceedings a chapter or paper is in: "In:", "In The …".
+_CONTAINER_MARK = re.compile(r"(?:^|[\s.,;])In:?\s")
 _EDGE_PUNCTUATION = ".,;:()[]\"'“”"
 _OPENING_QUOTES = '“"‘'
 _CLOSING_QUOTES = '”"’'
@@ -187,12 +189,12 @@ def _words(text: str) -> list[str]:
     return [w for w in (t.strip(_EDGE_PUNCTUATION).lower() for t in text.split()) if w]
 
 
-def title_by_labels(text: str, title: str, labelled: LabelledReference) -> str:
+def title_by_labels(text: str, title: str, labelled: LabelledReference, names_end: int = 0) -> str:
     """The title of the printed reference `text`. The rules' `title` stands unless the CRF is
     sure of a title of its own (every word a title with probability `TITLE_CONFIDENCE`) that
-    is not a part of the rules' title, and calls fewer than `TITLE_SHARE` of the rules' title
-    words (where they stand in the entry) a title; then the CRF's stands, cleaned as the rules
-    clean theirs."""
+    is neither a part of the rules' title nor the book or proceedings after it ("In: …"), and
+    calls fewer than `TITLE_SHARE` of the rules' title words (where they stand in the entry) a
+    title; then the CRF's stands, cleaned as the rules clean theirs."""
     run = labelled.first_run("title")
     if not run or labelled.title_confidence(run) < TITLE_CONFIDENCE:
         return title
@@ -204,6 +206,8 @@ def title_by_labels(text: str, title: str, labelled: LabelledReference) -> str:
             crf_start, crf_end = labelled.span(run)
             if start - 1 <= crf_start and crf_end <= end + 1:  # a quote or stop aside
                 return title  # the CRF reads a part of what the rules read
+            if end <= crf_start and _CONTAINER_MARK.search(text, end, crf_start + len("In: ")):
+                return title  # after "In": the book or proceedings holding the rules' title
             share = labelled.share_labelled(start, end, "title")
         else:  # cleaned by the rules (quotes, a trailer): its words, wherever they stand
             words = _words(title)

@@ -78,6 +78,15 @@ def test_a_crf_title_inside_the_rules_title_leaves_the_rules_title() -> None:
     assert title_by_labels(text, rules, _labelled(text, labels)) == rules
 
 
+def test_a_crf_title_after_in_is_the_container_of_the_rules_title() -> None:
+    text = "Bayer M. SQLAlchemy. In: Brown A, editor. The architecture of open source. 2012."
+    labels = "author author note note editor editor editor title title title title title date"
+    assert title_by_labels(text, "SQLAlchemy", _labelled(text, labels)) == "SQLAlchemy"
+    acs = "Bayer, M. SQLAlchemy. In The architecture of open source; Brown, A., Eds.; 2012."
+    labels = "author author note title title title title title title editor editor editor date"
+    assert title_by_labels(acs, "SQLAlchemy", _labelled(acs, labels)) == "SQLAlchemy"
+
+
 def test_a_title_the_rules_cleaned_is_compared_by_its_words() -> None:
     text = "Smith J. “Deep nets,” Nature 2015."
     labelled = _labelled(text, "author author title title journal date")
