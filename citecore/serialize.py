@@ -18,10 +18,21 @@ from typing import Any, TypeVar, get_args, get_origin
 T = TypeVar("T")
 
 
+@cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The fields of a dataclass type, in order; () for any other type. Asked once a type:
+    `dataclasses.fields` per value was most of the cost of storing a parsed bibliography."""
+    return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else ()
+
+
 def to_data(value: Any) -> Any:
     """JSON-ready data for a record (dataclass), enum, container or scalar."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind: type = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    names = _field_names(kind)
+    if names:
+        return {name: to_data(getattr(value, name)) for name in names}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (tuple, list, frozenset, set)):
