@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -144,14 +145,20 @@ class FieldLabeller:
 
         self._tagger: Any = pycrfsuite.Tagger()
         self._tagger.open(str(path))
+        # The marginals are those of the last sequence tagged: one reference at a time (a
+        # screen's worker reads PDFs on several threads).
+        self._lock = threading.Lock()
 
     def label(self, text: str) -> LabelledReference:
         """The tokens of `text` (split at whitespace) with their labels."""
         matches = list(re.finditer(r"\S+", text))
         tokens = tuple(m.group(0) for m in matches)
-        labels = tuple(self._tagger.tag(features(tokens))) if tokens else ()
-        # After tag(), the marginals of that sequence are there to ask for.
-        odds = tuple(self._tagger.marginal("title", i) for i in range(len(tokens)))
+        if not tokens:
+            return LabelledReference((), (), (), ())
+        rows = features(tokens)
+        with self._lock:
+            labels = tuple(self._tagger.tag(rows))
+            odds = tuple(self._tagger.marginal("title", i) for i in range(len(tokens)))
         return LabelledReference(tokens, labels, tuple(m.start() for m in matches), odds)
 
 

@@ -161,3 +161,18 @@ def test_a_list_read_without_the_model_says_so_once(
     main(["verify", "--offline", str(listed), str(listed)])
     said = [r for r in caplog.records if "read by rules alone" in r.getMessage()]
     assert len(said) == 1 and said[0].levelname == "WARNING"
+
+
+def test_references_labelled_on_several_threads_are_labelled_as_one_at_a_time() -> None:
+    """A screen's worker reads PDFs on several threads: the marginals asked after tagging must
+    be those of the same reference."""
+    # start-up: threads, for this test only
+    from concurrent.futures import ThreadPoolExecutor
+
+    labeller = reference_labeller()
+    assert labeller is not None
+    texts = [NO_DATE_FIRST, "Smith J. Deep nets. Nature 2015;5:1-2.", "", "   "] * 25
+    alone = [labeller.label(text) for text in texts]
+    with ThreadPoolExecutor(8) as pool:
+        together = list(pool.map(labeller.label, texts))
+    assert together == alone
