@@ -37,9 +37,11 @@ _LOOSE_INITIALS = (
 _FORMS = {
     # Andrews, M. / Tiana Roig, E. / Walt, S. van der
     "family_initials": rf"{_LOOSE_FAMILY},\s*{_LOOSE_INITIALS}(?:\s+{_PARTICLE})*",
-    # Andrews M / Tiana Roig E / Absil P-A / Pagani C do / Driggers WB III (then ",", ".", ":")
+    # Andrews M / Tiana Roig E / Absil P-A / Pagani C do / Driggers WB III / Attar S M (its
+    # initials spaced, as Vancouver lists go on: ". ", ", " or ":") (then ",", ".", ":")
     "family_letters": (
-        rf"{_LOOSE_FAMILY}\s+(?:[A-Z]\.(?:\s?[A-Z]\.){{0,3}}|[A-Z]{{1,4}})(?:-[A-Z]{{1,3}})?\.?(?=[,.:\s])"
+        rf"{_LOOSE_FAMILY}\s+(?:[A-Z]\.(?:\s?[A-Z]\.){{0,3}}|[A-Z](?:\s[A-Z]){{1,3}}(?=\.\s|,\s|:)|[A-Z]{{1,4}})"
+        rf"(?:-[A-Z]{{1,3}})?\.?(?=[,.:\s])"
         rf"(?:\s+(?:Jr|Sr|II|III|IV)\b\.?)?(?:\s+{_PARTICLE})*"  # Driggers WB III
     ),
     # M. Andrews / S. J. van der Walt / M. Rijn van de
@@ -66,7 +68,10 @@ def _person(name: str, form: str) -> Person:
         if suffixed := re.match(r"(.+?)\s+(Jr|Sr|II|III|IV)\b\.?$", name):  # "Driggers WB III"
             person = _person(suffixed.group(1), form)
             return replace(person, suffix=suffixed.group(2))
-        split = re.match(r"(.+?)\s+((?:[A-Z]\.\s?)+|[A-Z]{1,4}(?:-[A-Z]{1,3})?\.?)$", name)
+        split = re.match(
+            r"(.+?)\s+((?:[A-Z]\.\s?)+|[A-Z](?:\s[A-Z]){1,3}\.?|[A-Z]{1,4}(?:-[A-Z]{1,3})?\.?)$",
+            name,
+        )
         family, given = (split.group(1), split.group(2).strip()) if split else (name, "")
     elif form == "initials_family":
         match = re.match(rf"({_INITIALS})\s*(.*)$", name)

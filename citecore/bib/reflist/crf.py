@@ -205,12 +205,12 @@ def title_by_labels(text: str, title: str, labelled: LabelledReference, names_en
     run = labelled.first_run("title")
     if not run or labelled.title_confidence(run) < TITLE_CONFIDENCE:
         return title
-    found = labelled.field("title")
+    crf_start, crf_end = labelled.span(run)
+    found = text[crf_start:crf_end]  # as printed: its spaces too, like the rules' titles
     if title:
         start = text.find(title)
         if start >= 0:
             end = start + len(title)
-            crf_start, crf_end = labelled.span(run)
             if start - 1 <= crf_start and crf_end <= end + 1:  # a quote or stop aside
                 return title  # the CRF reads a part of what the rules read
             if end <= crf_start and _CONTAINER_MARK.search(text, end, crf_start + len("In: ")):

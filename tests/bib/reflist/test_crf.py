@@ -65,6 +65,13 @@ def test_the_crf_title_stands_where_it_calls_under_half_of_the_rules_title_a_tit
     assert title_by_labels(text, "Deep nets", no_title) == "Deep nets"
 
 
+def test_the_crf_title_is_the_text_as_printed() -> None:
+    """Whatever spaces the entry holds, the title read is a piece of it (as the rules' are)."""
+    text = "Smith J. Deep  nets\tagain. Nature 2015;5:1-2."
+    labelled = _labelled(text, "author author title title title journal volume")
+    assert title_by_labels(text, "Nature 2015;5:1-2", labelled) == "Deep  nets\tagain"
+
+
 def test_a_title_the_model_is_unsure_of_leaves_the_rules_title() -> None:
     text = "Binder. http://mybinder.org/, 2017. last accessed, March 2017."
     unsure = _labelled(text, "publisher url date title title date date", sure=0.3)

@@ -110,6 +110,13 @@ def test_link_labels_end_an_entry_and_a_year_after_a_stop_counts() -> None:
         ("Almoallim HM, Alharbi LA. Rheumatoid arthritis in Saudi Arabia. Saudi Med J. 2014; "
          "35(12):1442–54 PMID: 25491208,", "Rheumatoid arthritis in Saudi Arabia", "Almoallim",
          "25491208"),
+        # PLOS's spaced initials (the XML's given names "S M"), alone and in a list; a list in
+        # "Family, G." form after a name with spaced letters is not one of them
+        ("Attar S M. Hyperlipidemia in rheumatoid arthritis patients in Saudi Arabia. Saudi Med "
+         "J. 2015; 36(6):685–91. PMID: 25987110", "Hyperlipidemia in rheumatoid arthritis "
+         "patients in Saudi Arabia", "Attar", "25987110"),
+        ("Attar S M, Smith J A. Hyperlipidemia in arthritis. Saudi Med J. 2015; 36(6):685–91.",
+         "Hyperlipidemia in arthritis", "Attar", ""),
         # Hindawi's IEEE-like entries: the list ends where the quoted title opens
         ("E. Jothie Richard, R. Illuri, B. Bethapudi et al., “Anti-stress activity of Ocimum "
          "sanctum: possible effects on the axis,” Phytotherapy Research, vol. 30, no. 5, "
