@@ -196,7 +196,7 @@ def _words(text: str) -> list[str]:
     return [w for w in (t.strip(_EDGE_PUNCTUATION).lower() for t in text.split()) if w]
 
 
-def title_by_labels(text: str, title: str, labelled: LabelledReference, names_end: int = 0) -> str:
+def title_by_labels(text: str, title: str, labelled: LabelledReference) -> str:
     """The title of the printed reference `text`. The rules' `title` stands unless the CRF is
     sure of a title of its own (every word a title with probability `TITLE_CONFIDENCE`) that
     is neither a part of the rules' title nor the book or proceedings after it ("In: …"), and
