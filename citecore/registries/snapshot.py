@@ -34,6 +34,7 @@ from citecore.registries.snapshot_search import (
     one_changed,
     title_count,
     title_words,
+    word_counts,
 )
 from citecore.serialize import record_from_data
 
@@ -187,26 +188,36 @@ class Snapshot:
         words = title_words(title)
         if not words:
             return []
-        found: list[tuple[int, Row]] = []  # (snapshot file, row)
-        files = list(enumerate(zip(self._connections, self._titles, strict=True)))
+        # Each file's counts of the title's words, read once: the main title's are among them.
+        counted = [word_counts(connection, words) for connection in self._connections]
+        files = list(enumerate(zip(self._connections, self._titles, counted, strict=True)))
         main_title = title_words(_SUBTITLE.split(title, maxsplit=1)[0])
+        found: list[tuple[int, Row]] = []  # (snapshot file, row)
         for held in (words, main_title) if len(main_title) < len(words) else (words,):
-            for number, (connection, titles) in files:
-                found.extend((number, row) for row in holding(connection, titles, held))
-            # Titles holding the rarest words may be other works: done once one holds them all.
             wanted_words = {fold(w) for w in held}
+            for number, (connection, titles, counts) in files:
+                held_counts = [count for count in counts if count[1] in wanted_words]
+                found.extend((number, row) for row in holding(connection, titles, held_counts))
+            # Titles holding the rarest words may be other works: done once one holds them all.
             if any(wanted_words <= set(fold(row[1]).split()) for _, row in found):
                 break
         else:
-            for number, (connection, titles) in files:
-                found.extend((number, row) for row in one_changed(connection, titles, words))
+            for number, (connection, titles, counts) in files:
+                found.extend((number, row) for row in one_changed(connection, titles, counts))
         wanted = fold(title)
         best = sorted(dict.fromkeys(found), key=lambda hit: -fuzz.ratio(wanted, fold(hit[1][1])))
-        return self._records(
-            self._connections[number].execute("SELECT record FROM works WHERE id = ?", (row_id,))
-            .fetchone()
-            for number, (row_id, _) in best[:limit]
-        )  # fmt: skip
+        return self._records_of(best[:limit])
+
+    def _records_of(self, hits: list[tuple[int, Row]]) -> list[WorkRecord]:
+        """The records of `hits` (snapshot file, row), in their order: one query a file."""
+        stored: dict[tuple[int, int], str] = {}
+        for number in {number for number, _ in hits}:
+            ids = [row_id for file, (row_id, _) in hits if file == number]
+            marks = ",".join("?" * len(ids))
+            sql = f"SELECT id, record FROM works WHERE id IN ({marks})"
+            for row_id, text in self._connections[number].execute(sql, ids):
+                stored[number, row_id] = text
+        return self._records((stored[number, row_id],) for number, (row_id, _) in hits)
 
     def _declared_complete(
         self, sources: Sequence[str] = (), year: int | None = None

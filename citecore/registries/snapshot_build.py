@@ -40,6 +40,10 @@ SCHEMA = (
     "CREATE TABLE works (id INTEGER PRIMARY KEY, doi TEXT, arxiv TEXT, pmid TEXT, "
     "title TEXT NOT NULL, record TEXT NOT NULL)",
     "CREATE VIRTUAL TABLE titles USING fts5 (title, content='works', content_rowid='id')",
+    # Titles are indexed 64 MB at a time (FTS5's default is 1 MB): a word's titles then lie in
+    # few segments of the index, and a search reads each word's list in a few places, not in
+    # hundreds (searches in a DBLP-sized copy a third faster; the build no slower).
+    "INSERT INTO titles (titles, rank) VALUES ('hashsize', 67108864)",
     # How many titles hold each word: a title not found whole is looked for by its rarest words.
     # Counted once at the end of the build (FTS5's own vocabulary table counts a word by reading
     # its whole posting list, milliseconds for a common word, at every search).

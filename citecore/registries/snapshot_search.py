@@ -19,7 +19,11 @@ from citecore.normalize import fold
 # How many title matches are compared one by one before BM25 is asked to pick the best.
 COMPARED = 200
 # A query's words are taken, rarest first, until fewer titles than this are expected to hold
-# them all (counts multiplied as if words fell independently), and never fewer than three.
+# them all (counts multiplied as if words fell independently), and never fewer than three —
+# unless its rarest word is held by no more titles than are compared one by one: however its
+# words fall together, no more can hold them all, and words are taken only until fewer than one
+# title is expected (each word more makes the index read its list of titles: tens of thousands
+# for "policy", to rule out none).
 _EXPECTED = 20
 _FEWEST_WORDS = 3
 _MOST_WORDS = 500  # words of one title looked up: SQLite builds before 3.32 take 999 values a query
@@ -49,7 +53,8 @@ def _selective(counts: list[tuple[int, str]], titles: int) -> list[str]:
     chosen: list[str] = []
     expected = float(titles)
     for docs, word in counts:
-        if len(chosen) >= _FEWEST_WORDS and expected <= _EXPECTED:
+        few = bool(chosen) and counts[0][0] <= COMPARED  # no more titles can hold them all
+        if (few and expected <= 1) or (len(chosen) >= _FEWEST_WORDS and expected <= _EXPECTED):
             break
         chosen.append(word)
         expected *= docs / max(titles, 1)
@@ -65,20 +70,22 @@ def title_count(connection: sqlite3.Connection) -> int:
     return int(connection.execute("SELECT coalesce(max(id), 0) FROM works").fetchone()[0])
 
 
-def holding(connection: sqlite3.Connection, titles: int, words: list[str]) -> list[Row]:
-    """The rows whose titles hold the rarest of `words`, enough of them to be few (of the
-    snapshot's `titles`)."""
-    counts = word_counts(connection, words)
+def holding(
+    connection: sqlite3.Connection, titles: int, counts: list[tuple[int, str]]
+) -> list[Row]:
+    """The rows whose titles hold the rarest of the words counted (`word_counts`), enough of
+    them to be few (of the snapshot's `titles`)."""
     if not counts:
         return []
     return matches(connection, _all_of(_selective(counts, titles)), COMPARED)
 
 
-def one_changed(connection: sqlite3.Connection, titles: int, words: list[str]) -> list[Row]:
-    """The rows whose titles hold the rarest of `words` but one of the three rarest, whichever:
-    a title cited with one of its rarest words changed. A title of one or two known words is
-    looked for by any of them."""
-    counts = word_counts(connection, words)
+def one_changed(
+    connection: sqlite3.Connection, titles: int, counts: list[tuple[int, str]]
+) -> list[Row]:
+    """The rows whose titles hold the rarest of the words counted but one of the three rarest,
+    whichever: a title cited with one of its rarest words changed. A title of one or two known
+    words is looked for by any of them."""
     if len(counts) < _FEWEST_WORDS:
         return (
             matches(connection, " OR ".join(f'"{w}"' for _, w in counts), COMPARED)

@@ -135,3 +135,39 @@ def test_offline_a_similar_title_by_other_people_is_not_found_not_a_mismatch(
     assert not results["fake"].mismatches  # no other work's fields suggested as corrections
     assert results["typo"].verdict is ReferenceVerdict.MISMATCH
     assert [m.field for m in results["typo"].mismatches] == ["title"]
+
+
+def test_a_query_stops_at_words_few_titles_hold_without_reading_a_common_words_list(
+    tmp_path: Path,
+) -> None:
+    # "quokka" is in 20 titles of 10,000, "marsupial" in 300, "of" and "the" in nearly all: once
+    # the two rare words are asked, no more than 20 titles can hold them, fewer than one is
+    # expected to, and asking for "of" too would make the index read nearly every title's entry.
+    titles = [f"the quokka island number {n}" for n in range(20)]
+    titles += [f"the marsupial of a region number {n}" for n in range(300)]
+    titles += [f"the study of thing number {n}" for n in range(9680)]
+    dump = tmp_path / "works.jsonl"
+    dump.write_text("".join(f'{{"source": "dblp", "title": "{t}"}}\n' for t in titles))
+    build_snapshot([dump], tmp_path / "s.sqlite3")
+    snapshot = Snapshot(tmp_path / "s.sqlite3")
+    asked: list[str] = []
+    try:
+        snapshot._connections[0].set_trace_callback(asked.append)
+        snapshot.search("The marsupial of the quokka")  # no such title
+    finally:
+        snapshot.close()
+    first = next(sql for sql in asked if "MATCH" in sql)
+    assert 'MATCH \'"quokka" AND "marsupial"\'' in first, first
+
+
+def test_a_snapshot_reads_each_words_titles_in_few_places(tmp_path: Path) -> None:
+    # Titles are indexed 64 MB at a time: 20,000 titles make one segment, not several.
+    dump = tmp_path / "works.jsonl"
+    dump.write_text(
+        "".join(f'{{"source": "dblp", "title": "title {n} of a work"}}\n' for n in range(20_000))
+    )
+    build_snapshot([dump], tmp_path / "s.sqlite3")
+    with sqlite3.connect(tmp_path / "s.sqlite3") as connection:
+        segments = connection.execute("SELECT count(DISTINCT segid) FROM titles_idx").fetchone()[0]
+    connection.close()
+    assert segments == 1
