@@ -11,12 +11,44 @@ from citecore.model import Outage, Reference, ReferenceResult
 from citecore.options import Options, ReportFormat
 from citecore.policy import exit_status
 from citecore.report import render_report
-from citecore.screen.reading import KnownVerdicts, SubmissionReading, check_submission
+from citecore.screen.reading import (
+    KnownVerdicts,
+    SubmissionReading,
+    check_submission,
+    read_submission,
+)
+from citecore.screen.submissions import Submission
 from citecore.screen.summary import submission_row, unread_row
+from citecore.screen.works import work_key
 from citecore.verify.registry import registry_verifier, verdict_key
 
 if TYPE_CHECKING:
     from citecore.registries.http import SharedRate
+
+
+def read_submissions(
+    submissions: Sequence[Submission], options: Options
+) -> list[SubmissionReading]:
+    """Each of a group of submissions read (`reading.read_submission`): one task reads several,
+    so that a venue of 20,000 submissions is not 20,000 tasks for the scheduler to keep."""
+    return [read_submission(submission, options) for submission in submissions]
+
+
+Keyed = tuple[str, str, Reference]  # (content key, work key, reference)
+
+
+def keyed_references(readings: Sequence[SubmissionReading]) -> list[list[Keyed]]:
+    """(content key, work key, reference) of each reference each reading found: keyed on the
+    worker where it was read (a client keying a million references kept the workers idle). The
+    work key is the content key for a reference naming no recognisable work."""
+    keyed = []
+    for reading in readings:
+        found: list[Keyed] = []
+        for reference in reading.references:
+            content = verdict_key(reference)
+            found.append((content, work_key(reference) or content, reference))
+        keyed.append(found)
+    return keyed
 
 
 def verify_works(
@@ -79,3 +111,17 @@ def report_submission(
         render_report(result, ReportFormat.JSON, only_issues=False),
         render_report(result, ReportFormat.MARKDOWN, only_issues=False),
     )
+
+
+def report_submissions(
+    readings: Sequence[SubmissionReading],
+    verdicts: Sequence[Mapping[str, ReferenceResult]],
+    unchecked: Outage | None,
+    options: Options,
+    report_names: Sequence[str],
+) -> list[SubmissionReport]:
+    """`report_submission` for each of a group of readings, with its verdicts and report name."""
+    return [
+        report_submission(reading, found, unchecked, options, name)
+        for reading, found, name in zip(readings, verdicts, report_names, strict=True)
+    ]

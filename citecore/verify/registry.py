@@ -58,6 +58,11 @@ def _fields_text(reference: Reference) -> str:
     return repr(replace(reference, location=_NOWHERE))
 
 
+def _unkeyed_text(reference: Reference) -> str:
+    """Every field of a reference but its key and its place: what its verdict depends on."""
+    return repr(replace(reference, key="", location=_NOWHERE))
+
+
 def _keyed(fields_text: str, open_access: bool) -> str:
     asked = ("open-access",) if open_access else ()
     return content_key(LOGIC_VERSION, fields_text, *asked)
@@ -140,15 +145,24 @@ class RegistryVerifier:
         from citecore.verify.by_title import pace_advice
         from citecore.verify.resolve import verify_reference
 
+        # Entries alike but for their keys (one work's BibTeX copied into many papers, as DBLP
+        # exports it) are judged once: a verdict depends on every field but the key.
+        texts = [_unkeyed_text(r) for r in references]
+        alike = dict(zip(texts, references, strict=True))  # the last of each: any one will do
         async with RegistryClient(
             self.settings, self.cache, self.transport, shared_rate=self.shared_rate
         ) as client:
-            results = await asyncio.gather(
+            judged = await asyncio.gather(
                 *(
                     _guarded(verify_reference(r, client, snapshot, self.open_access), r)
-                    for r in references
+                    for r in alike.values()
                 )
             )
+            by_text = dict(zip(alike, judged, strict=True))
+            results = [
+                by_text[text] if by_text[text].key == r.key else replace(by_text[text], key=r.key)
+                for r, text in zip(references, texts, strict=True)
+            ]
             self.requests_sent += sum(client.sent.values())
             advice = pace_advice(client.sent, self.settings.identity(), self.settings.policies)
             if advice:

@@ -41,7 +41,14 @@ from citecore.screen.summary import (
     totals_of,
     unread_row,
 )
-from citecore.screen.tasks import report_submission, verify_works
+from citecore.screen.tasks import (
+    keyed_references,
+    read_submissions,
+    report_submission,
+    report_submissions,
+    verify_works,
+)
+from citecore.screen.works import work_key
 from citecore.verify.registry import verdict_key
 
 BIB = """@article{smith2020,
@@ -293,6 +300,36 @@ def test_the_second_half_reports_with_the_verdicts_found_on_the_cluster(tmp_path
     verdict_of = {r["key"]: r["verdict"] for r in data["references"]}
     assert verdict_of == {"smith2020": "verified", "roe1999": "unchecked"}
     assert "smith2020" in report.markdown_report
+
+
+def test_a_task_reads_keys_and_reports_a_group_of_submissions_as_each_alone(
+    tmp_path: Path,
+) -> None:
+    # A venue of 20,000 submissions in groups of ten: 2,000 tasks a stage, not 20,000.
+    venue = _venue(tmp_path)
+    options = _options(venue, strict=True)
+    group = [submission_at(venue / name) for name in ("list.bib", "paper-md", "paper-latex")]
+    readings = read_submissions(group, options)
+    assert readings == [read_submission(submission, options) for submission in group]
+    keyed = keyed_references(readings)
+    for reading, found in zip(readings, keyed, strict=True):
+        assert [r for _, _, r in found] == list(reading.references)
+        assert [c for c, _, _ in found] == [verdict_key(r) for r in reading.references]
+        assert [w for _, w, _ in found] == [
+            work_key(r) or verdict_key(r) for r in reading.references
+        ]
+    verdicts = [
+        {c: ReferenceResult(r.key, ReferenceVerdict.VERIFIED) for c, _, r in found}
+        for found in keyed
+    ]
+    names = [f"{s.id}/REVIEW-CITES.md" for s in group]
+    reports = report_submissions(readings, verdicts, None, options, names)
+    alone = [
+        report_submission(reading, found, None, options, name)
+        for reading, found, name in zip(readings, verdicts, names, strict=True)
+    ]
+    assert [r.row for r in reports] == [r.row for r in alone]
+    assert [r.submission_id for r in reports] == [s.id for s in group]
 
 
 def test_an_unread_submission_reports_its_reason_as_its_row(tmp_path: Path) -> None:
