@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from citecore.errors import CitecheckError
 from citecore.files import write_atomically
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from distributed import Client
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 # Retries of a task whose worker died (results are idempotent: a rerun answers from the cache).
 _RETRIES = 3
 
@@ -150,14 +151,12 @@ class _Cited:
     works: dict[str, str] = field(default_factory=dict)
 
 
-def _groups(items: list[Submission], most: int, workers: int) -> list[list[Submission]]:
-    """`items` in groups of at most `most`, small enough that every worker gets several."""
+def _batches(items: list[T], most: int, client: Client) -> list[list[T]]:
+    """`items` in batches of at most `most`, small enough that every worker gets several,
+    large enough to amortise a task."""
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
     size = max(1, min(most, -(-len(items) // (4 * workers))))
     return [items[start : start + size] for start in range(0, len(items), size)]
-
-
-def _workers(client: Client) -> int:
-    return max(1, len(client.scheduler_info().get("workers", {})))
 
 
 def _read(
@@ -168,7 +167,7 @@ def _read(
     outcome: ScreenOutcome,
 ) -> _Cited:
     """Read every submission on the cluster; bring their references back, keyed and counted."""
-    groups = _groups(todo, settings.submissions_per_task, _workers(client))
+    groups = _batches(todo, settings.submissions_per_task, client)
     # pure=False: a task's key is then drawn, not hashed from its arguments (Dask's hashing of
     # a venue's references and verdicts took a third of the client's time).
     readings = client.map(read_submissions, groups, options=options, retries=_RETRIES, pure=False)
@@ -208,9 +207,7 @@ def _verify(
             f"{exc}): install citecheck in the scheduler's environment too"
         ) from exc
     rate = ClusterRate()
-    # Batches small enough that every worker gets several, large enough to amortise a task.
-    size = max(1, min(settings.works_per_task, -(-len(works) // (4 * _workers(client)))))
-    batches = [works[start : start + size] for start in range(0, len(works), size)]
+    batches = _batches(works, settings.works_per_task, client)
     # One graph per batch: a venue's references in one graph would be hundreds of MB, and
     # scattered data would die with its worker (a task's own data is sent again).
     verifying = [
@@ -245,22 +242,23 @@ def _report(
     as they come; return each one's row of the venue table."""
     from distributed import as_completed  # start-up: as in cluster_client
 
-    verdicts_of = iter(
-        [{c: verdicts[c] for c in keys if c in verdicts} for keys in cited.keys]
-    )  # each submission's, in the order of the groups
-    reporting = [
-        client.submit(
-            report_submissions,
-            readings,
-            [next(verdicts_of) for _ in group],
-            outage,
-            options,
-            [f"{submission.id}/REVIEW-CITES.md" for submission in group],
-            retries=_RETRIES,
-            pure=False,
+    reporting = []
+    first = 0  # the group's first submission among cited.submissions (groups keep their order)
+    for group, readings in zip(cited.groups, cited.readings, strict=True):
+        keys_of = cited.keys[first : first + len(group)]
+        first += len(group)
+        reporting.append(
+            client.submit(
+                report_submissions,
+                readings,
+                [{c: verdicts[c] for c in keys if c in verdicts} for keys in keys_of],
+                outage,
+                options,
+                [f"{submission.id}/REVIEW-CITES.md" for submission in group],
+                retries=_RETRIES,
+                pure=False,
+            )
         )
-        for group, readings in zip(cited.groups, cited.readings, strict=True)
-    ]
     unchecked = set(outage.unchecked) if outage is not None else set()
     incomplete = {
         s.id for s, keys in zip(cited.submissions, cited.keys, strict=True) if unchecked & set(keys)
