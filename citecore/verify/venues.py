@@ -230,10 +230,37 @@ def _initials(words: list[str]) -> str:
 def _initialisms(name: str, content_words: list[str]) -> set[str]:
     """What an initialism of a venue can spell: the initials of its content words, with and
     without words such as "Proceedings" ("PNAS" for the Proceedings of the National Academy of
-    Sciences, "JMLR" for the Journal of Machine Learning Research)."""
+    Sciences, "JMLR" for the Journal of Machine Learning Research, "ISSRE" for the Proceedings of
+    the 30th International Symposium on Software Reliability Engineering)."""
     folded = fold(re.sub(r"\(.*?\)", " ", name.replace("&", " and "))).split()
-    every = [w for w in _joined_initials(folded) if w not in _STOPWORDS and not w.isdigit()]
-    return {_initials(content_words), _initials(every)}
+    every = [
+        w
+        for w in _joined_initials(folded)
+        if w not in _STOPWORDS and not re.fullmatch(r"\d+(st|nd|rd|th)?", w)
+    ]
+    named = every[1:] if every[:1] in (["proceedings"], ["proc"]) else every
+    return {_initials(content_words), _initials(every), _initials(named)}
+
+
+def _spelled(acronym: str, venue: str, venue_words: list[str]) -> bool:
+    """Whether a venue written out spells the acronym a record gives it ("ISSRE", "DATE 2019")."""
+    letters = re.sub(r"[^a-z]", "", fold(re.sub(r"['’]?\d{2,4}", "", acronym)))
+    return len(letters) >= 2 and letters in _initialisms(venue, venue_words)
+
+
+# A proceedings volume's title as DBLP gives it: the name, its acronym and year, the place and
+# dates ("30th IEEE International Symposium on Software Reliability Engineering, ISSRE 2019,
+# Berlin, Germany, October 28-31, 2019"); LNCS volumes put the acronym first ("Computer Vision -
+# ECCV 2018 - 15th European Conference, Munich, …"). Its parts are compared one by one.
+_VOLUME_PARTS = re.compile(r",\s+|\s+[-–—]\s+|:\s+")
+
+
+def _volume_parts(name: str) -> tuple[str, ...]:
+    """The parts of a proceedings volume's title that can name its venue (two content words or
+    more: "Berlin" or "October 28-31" name none); nothing for a name without a year."""
+    if not re.search(r"(?<!\d)(19|20)\d\d(?!\d)", name) or not _VOLUME_PARTS.search(name):
+        return ()
+    return tuple(part for part in _VOLUME_PARTS.split(name) if len(_words(part)) >= 2)
 
 
 def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
@@ -248,7 +275,8 @@ def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
     # the name is compared with and without what the parentheses hold.
     # A journal's subtitle is often left out ("Journal of Physics A: Mathematical and …").
     variants = (
-        (n, re.sub(r"[()]", " ", n), n.split(":")[0] if n.count(":") == 1 else n) for n in names
+        (n, re.sub(r"[()]", " ", n), n.split(":")[0] if n.count(":") == 1 else n, *_volume_parts(n))
+        for n in names
     )
     names = list(dict.fromkeys(v for group in variants for v in group if v.strip()))
     if not names or not cited.strip():
@@ -267,11 +295,14 @@ def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
             return VenueComparison(Agreement.SAME)  # "JMLR", "PNAS"-style initialisms
         if re.search(rf"\b{re.escape(fold(cited))}\b", fold(name)) and is_acronym(cited):
             return VenueComparison(Agreement.SAME)  # "ISIT" in "… Theory (ISIT)"
+        if is_acronym(name) and _spelled(name, cited, cited_words):
+            return VenueComparison(Agreement.SAME)  # DBLP's "ISSRE" for the name written out
     full = names[0]
-    if not is_acronym(cited) and not is_acronym(full):
-        abbreviated = _words(iso4(full))
-        if abbreviated and _same_words(cited_words, abbreviated):
-            return VenueComparison(Agreement.SAME)
+    if not is_acronym(cited):
+        for name in (n for n in names if not is_acronym(n)):
+            abbreviated = _words(iso4(name))
+            if abbreviated and _same_words(cited_words, abbreviated):
+                return VenueComparison(Agreement.SAME)
     if all(any(re.search(p, fold(n)) for p in _SERIES) for n in names):
         return VenueComparison(Agreement.UNDECIDED, f"the record names only the series '{full}'")
     if cited_venue.conference is not None:
@@ -279,6 +310,16 @@ def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
     if is_acronym(cited) and not any(_JOURNAL_WORDS.search(fold(n)) for n in names):
         return VenueComparison(
             Agreement.UNDECIDED, f"'{cited}' is an acronym citecheck cannot match to '{full}'"
+        )
+    # DBLP names a conference by an acronym alone ("QSIC", "CoDIT"): a name written out cannot
+    # be checked against one the table does not know (a journal's name can: a journal is no
+    # conference's acronym).
+    unknown = not known and all(is_acronym(n) for n in names)
+    if unknown and not _JOURNAL_WORDS.search(fold(cited)):
+        return VenueComparison(
+            Agreement.UNDECIDED,
+            f"the record names its venue only as '{full}', an acronym citecheck cannot match "
+            f"to '{cited}'",
         )
     return VenueComparison(Agreement.DIFFERENT)
 

@@ -48,6 +48,51 @@ def test_compare_venues(cited: str, names: list[str], agreement: Agreement) -> N
         assert cited.split()[0].lower() in comparison.reason.lower() or "not" in comparison.reason
 
 
+# DBLP's proceedings titles, as its dump and API give them.
+_ISSRE_2019 = ("30th IEEE International Symposium on Software Reliability Engineering, ISSRE 2019, "
+               "Berlin, Germany, October 28-31, 2019")  # fmt: skip
+_ECCV_2018 = ("Computer Vision - ECCV 2018 - 15th European Conference, Munich, Germany, "
+              "September 8-14, 2018, Proceedings, Part I")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("cited", "names", "agreement"),
+    [
+        # the acronym DBLP gives a conference, spelled by the name the writer wrote out
+        ("International Symposium on Software Reliability Engineering", ["ISSRE"], SAME),
+        ("Proceedings of the 30th International Symposium on Software Reliability Engineering",
+         ["ISSRE"], SAME),
+        ("Design, Automation and Test in Europe", ["DATE"], SAME),
+        # an acronym the written-out name does not spell and the table does not know: undecided
+        ("Proceedings of the 10th International Conference on Quality Software", ["QSIC"],
+         UNDECIDED),
+        ("Proceedings of the 17th Conference on Embedded Networked Sensor Systems", ["SenSys"],
+         UNDECIDED),
+        # ... but a journal is no conference, and a table conference is not another one
+        ("Journal of Systems and Software", ["QSIC"], DIFFERENT),
+        ("Computer Vision and Pattern Recognition", ["ISSRE"], DIFFERENT),
+        ("International Conference on Quantum Machine Learning", ["ICML"], DIFFERENT),
+        # the proceedings volume's title, compared part by part
+        ("International Symposium on Software Reliability Engineering", ["ISSRE", _ISSRE_2019],
+         SAME),
+        ("Proc. of the IEEE Int. Symp. on Software Reliability Eng.", ["ISSRE", _ISSRE_2019],
+         SAME),
+        ("European Conference on Computer Vision", ["ECCV (1)", _ECCV_2018], SAME),
+        ("International Conference on Software Engineering", ["ISSRE", _ISSRE_2019], DIFFERENT),
+        ("Journal of Systems and Software", ["ISSRE", _ISSRE_2019], DIFFERENT),
+        # a name without a year is no volume title: its parts are not names of their own
+        ("Science", ["Science, Technology, & Human Values"], DIFFERENT),
+    ],
+)  # fmt: skip
+def test_dblps_names_for_a_conference(cited: str, names: list[str], agreement: Agreement) -> None:
+    """DBLP names a conference paper's venue by the acronym of its booktitle and, through the
+    paper's `crossref`, by its proceedings volume's title: a venue written out is the same when
+    it spells the acronym or names the volume; an acronym nobody can check it against is said
+    to be undecided, never a mismatch."""
+    comparison = compare_venues(cited, names)
+    assert comparison.agreement is agreement, comparison.reason
+
+
 def test_a_workshop_or_findings_paper_is_not_the_main_conference() -> None:
     comparison = compare_venues(
         "Findings of the Association for Computational Linguistics: EMNLP 2021",
