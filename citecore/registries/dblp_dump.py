@@ -9,8 +9,9 @@ the dump, as DBLP publishes the two, or from the path given. What a record gives
   informal publications (`publtype="informal"`, CoRR's preprints among them) marked as preprints;
   the `www` person pages and `data` artefacts are not works and are left out;
 - `ee` links read as a DOI (`https://doi.org/…`), an arXiv id (`arxiv.org/abs/…`), else a URL;
-- the venue: the journal, else the booktitle (DBLP's short form, "CVPR"); a proceedings
-  volume is a record of its own, whose title names the venue in full;
+- the venue: the journal, else the booktitle (DBLP's short form, "CVPR"), and the key of the
+  proceedings volume a paper is in (its `crossref`): the volume is a record of its own, whose
+  title names the venue in full, anywhere in the dump (the snapshot joins the two once built);
 - authors (editors for a volume without authors) with DBLP's homonym numbers ("Michael Schwarz
   0001") kept as DBLP's, never part of the name compared.
 """
@@ -80,8 +81,8 @@ def _link(address: str, links: dict[str, str]) -> None:
 
 class DblpWork(NamedTuple):
     """One work of the dump as DBLP gives it: its element name (the kind of work), key, title,
-    author names as printed (homonym numbers kept), year, venue, linked identifiers, and
-    whether it is a preprint."""
+    author names as printed (homonym numbers kept), year, venue, linked identifiers, whether it
+    is a preprint, and the key of the proceedings volume it is in ("" for none)."""
 
     kind: str
     key: str
@@ -93,6 +94,7 @@ class DblpWork(NamedTuple):
     arxiv_id: str
     url: str
     is_preprint: bool
+    volume: str = ""
 
 
 def _work(element: Any) -> DblpWork:
@@ -130,6 +132,7 @@ def _work(element: Any) -> DblpWork:
         arxiv_id=links.get("arxiv", ""),
         url=links.get("url") or (f"https://dblp.org/rec/{key}" if key else ""),
         is_preprint=element.get("publtype") == "informal" or venue == "CoRR",
+        volume=fields.get("crossref", "").strip(),
     )
 
 

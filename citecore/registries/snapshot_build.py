@@ -53,6 +53,19 @@ SCHEMA = (
     "CREATE TABLE prefixes (prefix TEXT PRIMARY KEY, works INTEGER NOT NULL)",
     "CREATE TABLE venues (name TEXT PRIMARY KEY, works INTEGER NOT NULL)",
 )
+# DBLP's papers and the proceedings volumes they are in (`crossref`), in any order in the dump:
+# gathered while reading, joined once every record is in (`_VOLUME_NAMES`).
+_VOLUMES = (
+    "CREATE TEMP TABLE paper_volumes (id INTEGER PRIMARY KEY, volume TEXT NOT NULL)",
+    "CREATE TEMP TABLE volumes (key TEXT PRIMARY KEY, title TEXT NOT NULL) WITHOUT ROWID",
+)
+# A paper's record names its venue by the volume's title too ("30th IEEE International
+# Symposium on Software Reliability Engineering, ISSRE 2019, …" beside DBLP's "ISSRE").
+_VOLUME_NAMES = (
+    "UPDATE works SET record = json_insert(record, '$.venue_names', json_array(volumes.title)) "
+    "FROM temp.paper_volumes AS papers JOIN temp.volumes AS volumes ON volumes.key = papers.volume "
+    "WHERE works.id = papers.id"
+)
 # The identifiers' indexes, made once every row is in (faster than keeping them while loading).
 INDEXES = (
     "CREATE INDEX works_doi ON works (doi)",
@@ -186,6 +199,10 @@ class _Writer:
         self._this_year = dt.date.today().year
         self._rows: list[tuple[int, str, str, str, str, str]] = []
         self._written = 0
+        self._paper_volumes: list[tuple[int, str]] = []  # (row, key of its volume)
+        self._volumes: list[tuple[str, str]] = []  # (key, title) of DBLP's proceedings volumes
+        for statement in _VOLUMES:
+            connection.execute(statement)
 
     def add(self, record: WorkRecord) -> None:
         """Keep a record read from JSON lines."""
@@ -196,7 +213,11 @@ class _Writer:
     def add_dblp(self, work: DblpWork) -> None:
         """Keep a work of DBLP's dump (stored from its fields: `snapshot_rows`)."""
         row = (work.doi, work.arxiv_id, "", work.title, stored_dblp_work(work))
-        self._keep(row, Source.DBLP.value, work.year, (work.venue,))
+        number = self._keep(row, Source.DBLP.value, work.year, (work.venue,))
+        if work.volume:
+            self._paper_volumes.append((number, work.volume))
+        if work.kind == "proceedings":
+            self._volumes.append((work.key, work.title))
 
     def _keep(
         self,
@@ -204,8 +225,9 @@ class _Writer:
         source: str,
         year: int | None,
         venues: tuple[str, ...],
-    ) -> None:
-        """Gather a row (doi, arXiv id, PMID, title, stored record) and count what it holds."""
+    ) -> int:
+        """Gather a row (doi, arXiv id, PMID, title, stored record) and count what it holds;
+        returns the row's number."""
         doi, arxiv, pmid, title, stored = row
         doi = doi.lower()
         arxiv = arxiv or (arxiv_from_doi(doi) if doi else "")
@@ -225,6 +247,7 @@ class _Writer:
             self.prefixes[prefix] += 1
         for name in {venue_key(v) for v in venues} - {""}:
             self.venues[name] += 1
+        return number
 
     def flush(self) -> None:
         """Write the rows gathered so far (in batches: one statement a row is slower)."""
@@ -236,8 +259,13 @@ class _Writer:
             "INSERT INTO titles (rowid, title) VALUES (?, ?)",
             [(row[0], row[4]) for row in self._rows],
         )
+        self.connection.executemany("INSERT INTO paper_volumes VALUES (?, ?)", self._paper_volumes)
+        # A volume listed twice is the same volume: its first title stands.
+        self.connection.executemany("INSERT OR IGNORE INTO volumes VALUES (?, ?)", self._volumes)
         self._written += len(self._rows)
         self._rows = []
+        self._paper_volumes = []
+        self._volumes = []
 
     def _entries(self, path: Path) -> Iterator[tuple[int, WorkRecord | DblpWork | str, str]]:
         """(line, record or why it is none, what the line holds) of a dump of either format."""
@@ -268,6 +296,7 @@ class _Writer:
 
     def finish(self, complete: bool, files: list[DumpFile]) -> None:
         self.flush()
+        self.connection.execute(_VOLUME_NAMES)
         for statement in INDEXES:
             self.connection.execute(statement)
         self.connection.execute(
