@@ -1,8 +1,12 @@
 """DBLP dumps in the format DBLP publishes (`dblp.xml`, ISO-8859-1, its DTD's entities for
 accented names), generated from the registry world of real works (../shared/fixtures/world/),
 for tests and benchmarks: every record type, `ee` links to DOIs and arXiv, homonym numbers,
-informal CoRR preprints, and the person pages (`www`) and artefacts (`data`) a dump also holds.
-Any number of records: past the world's, titles are made distinct by a numbered word."""
+informal CoRR preprints, conference papers with the proceedings volume they are in
+(`crossref`, the volume's record written after its first paper, titled as DBLP titles them),
+and the person pages (`www`) and artefacts (`data`) a dump also holds. Any number of records:
+past the world's, titles are made distinct by a numbered word. A paper's booktitle is its
+venue written out (DBLP's is an acronym: tests/verify/test_dblp_volumes.py reads those), so
+that a complete copy holds the venues the world's references name."""
 
 from __future__ import annotations
 
@@ -69,6 +73,7 @@ def record_xml(record: WorkRecord, number: int) -> str:
         re.search(r"conference|proceedings|symposium|workshop", record.venue, re.I)
     )
     tag = "inproceedings" if conference and not informal else "article"
+    volume = volume_of(record)[0] if tag == "inproceedings" else ""
     key = f"{'conf' if tag == 'inproceedings' else 'journals'}/gen/R{number}"
     lines = [
         f'<{tag} mdate="2024-01-01" key="{key}"' + (' publtype="informal">' if informal else ">")
@@ -90,9 +95,31 @@ def record_xml(record: WorkRecord, number: int) -> str:
         lines.append(f"<ee>https://doi.org/{escaped(record.doi)}</ee>")
     if record.arxiv_id:
         lines.append(f'<ee type="oa">https://arxiv.org/abs/{record.arxiv_id}</ee>')
+    if volume:
+        lines.append(f"<crossref>{volume}</crossref>")
     lines.append(f"<url>db/gen/{number}.html</url>")
     lines.append(f"</{tag}>")
     return "\n".join(lines)
+
+
+def volume_of(record: WorkRecord) -> tuple[str, str]:
+    """(key, title) of the proceedings volume a conference paper is in: its venue and year,
+    titled as DBLP titles volumes (name, acronym and year, place, dates)."""
+    year = record.year or 2000
+    slug = re.sub(r"[^a-z0-9]+", "", record.venue.lower())
+    acronym = "".join(re.findall(r"\b[A-Z]", record.venue))[:8] or "CONF"
+    title = f"{record.venue}, {acronym} {year}, Virtual Event, June 1-4, {year}"
+    return f"conf/gen/{slug}-{year}", title
+
+
+def _volume_xml(key: str, title: str) -> str:
+    """A proceedings volume's record: signed by its editors, titled in full."""
+    year = title.rsplit(" ", 1)[-1]
+    return (
+        f'<proceedings mdate="2024-01-01" key="{key}">\n<editor>Vera Editor</editor>\n'
+        f"<title>{escaped(title)}</title>\n<publisher>IEEE</publisher>\n<year>{year}</year>\n"
+        "</proceedings>"
+    )
 
 
 def _not_works(number: int) -> str:
@@ -121,17 +148,25 @@ def numbered(records: list[WorkRecord], count: int) -> Iterator[WorkRecord]:
 
 def write_dump(path: Path, records: Iterator[WorkRecord] | list[WorkRecord]) -> int:
     """Write a dump (gzipped when the name ends in .gz) with DBLP's DTD beside it; returns how
-    many works it holds."""
+    many works it holds (the proceedings volumes among them)."""
     opener = gzip.open if path.suffix == ".gz" else open
     count = 0
+    volumes: set[str] = set()
     with opener(path, "wt", encoding="iso-8859-1") as stream:
         stream.write('<?xml version="1.0" encoding="ISO-8859-1"?>\n')
         stream.write('<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n')
         for number, record in enumerate(records):
-            stream.write(record_xml(record, number) + "\n")
+            written = record_xml(record, number)
+            stream.write(written + "\n")
             if number % 100 == 0:
                 stream.write(_not_works(number) + "\n")
             count += 1
+            if written.startswith("<inproceedings"):
+                key, title = volume_of(record)
+                if key not in volumes:
+                    volumes.add(key)
+                    stream.write(_volume_xml(key, title) + "\n")
+                    count += 1
         stream.write("</dblp>\n")
     (path.parent / "dblp.dtd").write_bytes(DTD.read_bytes())
     return count

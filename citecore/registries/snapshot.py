@@ -56,6 +56,14 @@ def _unfinished_shards(folder: Path) -> bool:
 _SUBTITLE = re.compile(r"\s*[:?!]\s+|\s+[-–—]+\s+")
 
 
+def _stored_columns(connection: sqlite3.Connection) -> str:
+    """What a query selects of a work: its record, and the title of the proceedings volume it
+    is in (snapshots built before volumes were kept have none)."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(works)")}
+    volume = "(SELECT title FROM volumes WHERE volumes.id = works.volume)"
+    return f"record, {volume if 'volume' in columns else 'NULL'}"
+
+
 def write_manifest(folder: Path, shards: list[str], records: int, complete: bool) -> None:
     """Declare the shards in `folder` one snapshot (written last: a folder without it is not
     a snapshot, so an interrupted build is never read)."""
@@ -104,6 +112,7 @@ class Snapshot:
         self._about: list[dict[str, str]] = []
         self._complete: list[bool] = []
         self._titles: list[int] = []  # how many titles each file holds
+        self._stored: list[str] = []  # what each file's queries select: a record and its volume
         self._venue_hits: dict[tuple[str, ...], bool] = {}
         for file, declaration in zip(files, declared, strict=True):
             try:
@@ -113,6 +122,7 @@ class Snapshot:
                 connection.execute("SELECT name FROM venues LIMIT 1")
                 connection.execute("SELECT docs FROM title_words LIMIT 1")
                 self._titles.append(title_count(connection))
+                self._stored.append(_stored_columns(connection))
                 about = dict(connection.execute("SELECT name, value FROM about").fetchall())
                 self._about.append(about)
             except sqlite3.Error as exc:
@@ -153,30 +163,36 @@ class Snapshot:
             ) from exc
         return shards, data.get("complete") is True
 
-    def _records(self, rows: Iterable[tuple[str]]) -> list[WorkRecord]:
+    @staticmethod
+    def _records(rows: Iterable[tuple[str, str | None]]) -> list[WorkRecord]:
+        """Stored records read back, each with its proceedings volume's title as a name of its
+        venue (a DBLP paper's; None for every other record)."""
         records = []
-        for (text,) in rows:
-            record = record_from_data(WorkRecord, json.loads(text))
-            records.append(record)
+        for text, volume in rows:
+            data = json.loads(text)
+            if volume:
+                data["venue_names"] = [*data.get("venue_names", ()), volume]
+            records.append(record_from_data(WorkRecord, data))
         return records
 
-    def _everywhere(self, sql: str, value: str) -> list[WorkRecord]:
+    def _everywhere(self, column: str, value: str) -> list[WorkRecord]:
         found = []
-        for connection in self._connections:
+        for connection, stored in zip(self._connections, self._stored, strict=True):
+            sql = f"SELECT {stored} FROM works WHERE {column} = ?"
             found.extend(self._records(connection.execute(sql, (value,))))
         return found
 
     def by_doi(self, doi: str) -> list[WorkRecord]:
         """Records with this DOI."""
-        return self._everywhere("SELECT record FROM works WHERE doi = ?", doi.lower())
+        return self._everywhere("doi", doi.lower())
 
     def by_arxiv(self, arxiv_id: str) -> list[WorkRecord]:
         """Records with this arXiv id (any version)."""
-        return self._everywhere("SELECT record FROM works WHERE arxiv = ?", unversioned(arxiv_id))
+        return self._everywhere("arxiv", unversioned(arxiv_id))
 
     def by_pmid(self, pmid: str) -> list[WorkRecord]:
         """Records with this PubMed id."""
-        return self._everywhere("SELECT record FROM works WHERE pmid = ?", pmid)
+        return self._everywhere("pmid", pmid)
 
     def search(self, title: str, limit: int = 5) -> list[WorkRecord]:
         """Records whose title holds the title's rarest words, the most alike first (across
@@ -210,14 +226,14 @@ class Snapshot:
 
     def _records_of(self, hits: list[tuple[int, Row]]) -> list[WorkRecord]:
         """The records of `hits` (snapshot file, row), in their order: one query a file."""
-        stored: dict[tuple[int, int], str] = {}
+        stored: dict[tuple[int, int], tuple[str, str | None]] = {}
         for number in {number for number, _ in hits}:
             ids = [row_id for file, (row_id, _) in hits if file == number]
             marks = ",".join("?" * len(ids))
-            sql = f"SELECT id, record FROM works WHERE id IN ({marks})"
-            for row_id, text in self._connections[number].execute(sql, ids):
-                stored[number, row_id] = text
-        return self._records((stored[number, row_id],) for number, (row_id, _) in hits)
+            sql = f"SELECT id, {self._stored[number]} FROM works WHERE id IN ({marks})"
+            for row_id, text, volume in self._connections[number].execute(sql, ids):
+                stored[number, row_id] = (text, volume)
+        return self._records(stored[number, row_id] for number, (row_id, _) in hits)
 
     def _declared_complete(
         self, sources: Sequence[str] = (), year: int | None = None

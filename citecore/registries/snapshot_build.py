@@ -37,8 +37,14 @@ from citecore.registries.snapshot_rows import stored_dblp_work, stored_record
 from citecore.serialize import record_from_data
 
 SCHEMA = (
+    # `volume`: the proceedings volume a DBLP paper is in (its `crossref`), whose title names
+    # the venue in full beside DBLP's acronym ("30th IEEE International Symposium on Software
+    # Reliability Engineering, ISSRE 2019, …" for "ISSRE"). The volume may come anywhere in the
+    # dump: it is numbered when first named, its title kept when read, and the two joined when
+    # a record is read back (rewriting its papers' records at the end cost a sixth of an import).
     "CREATE TABLE works (id INTEGER PRIMARY KEY, doi TEXT, arxiv TEXT, pmid TEXT, "
-    "title TEXT NOT NULL, record TEXT NOT NULL)",
+    "title TEXT NOT NULL, record TEXT NOT NULL, volume INTEGER)",
+    "CREATE TABLE volumes (id INTEGER PRIMARY KEY, title TEXT NOT NULL)",
     "CREATE VIRTUAL TABLE titles USING fts5 (title, content='works', content_rowid='id')",
     # Titles are indexed 64 MB at a time (FTS5's default is 1 MB): a word's titles then lie in
     # few segments of the index, and a search reads each word's list in a few places, not in
@@ -52,19 +58,6 @@ SCHEMA = (
     # What kinds of work the snapshot holds: the registrants of its DOIs, and its venues.
     "CREATE TABLE prefixes (prefix TEXT PRIMARY KEY, works INTEGER NOT NULL)",
     "CREATE TABLE venues (name TEXT PRIMARY KEY, works INTEGER NOT NULL)",
-)
-# DBLP's papers and the proceedings volumes they are in (`crossref`), in any order in the dump:
-# gathered while reading, joined once every record is in (`_VOLUME_NAMES`).
-_VOLUMES = (
-    "CREATE TEMP TABLE paper_volumes (id INTEGER PRIMARY KEY, volume TEXT NOT NULL)",
-    "CREATE TEMP TABLE volumes (key TEXT PRIMARY KEY, title TEXT NOT NULL) WITHOUT ROWID",
-)
-# A paper's record names its venue by the volume's title too ("30th IEEE International
-# Symposium on Software Reliability Engineering, ISSRE 2019, …" beside DBLP's "ISSRE").
-_VOLUME_NAMES = (
-    "UPDATE works SET record = json_insert(record, '$.venue_names', json_array(volumes.title)) "
-    "FROM temp.paper_volumes AS papers JOIN temp.volumes AS volumes ON volumes.key = papers.volume "
-    "WHERE works.id = papers.id"
 )
 # The identifiers' indexes, made once every row is in (faster than keeping them while loading).
 INDEXES = (
@@ -197,27 +190,29 @@ class _Writer:
         self.identified: Counter[str] = Counter()  # records with an arXiv id, with a PMID
         self.newest = 0  # the latest year of its works: a copy knows nothing of later ones
         self._this_year = dt.date.today().year
-        self._rows: list[tuple[int, str, str, str, str, str]] = []
+        self._rows: list[tuple[int, str, str, str, str, str, int | None]] = []
         self._written = 0
-        self._paper_volumes: list[tuple[int, str]] = []  # (row, key of its volume)
-        self._volumes: list[tuple[str, str]] = []  # (key, title) of DBLP's proceedings volumes
-        for statement in _VOLUMES:
-            connection.execute(statement)
+        # DBLP's proceedings volumes by key, numbered when first named (by a paper or by the
+        # volume's own record): as many as the dump has volumes, not records.
+        self._volume_numbers: dict[str, int] = {}
+        self._volumes: list[tuple[int, str]] = []  # (number, title) read since the last flush
 
     def add(self, record: WorkRecord) -> None:
         """Keep a record read from JSON lines."""
         venues = (record.venue, *record.venue_names)
         row = (record.doi, record.arxiv_id, record.pmid, record.title, stored_record(record))
-        self._keep(row, record.source.value, record.year, venues)
+        self._keep(row, record.source.value, record.year, venues, None)
 
     def add_dblp(self, work: DblpWork) -> None:
         """Keep a work of DBLP's dump (stored from its fields: `snapshot_rows`)."""
         row = (work.doi, work.arxiv_id, "", work.title, stored_dblp_work(work))
-        number = self._keep(row, Source.DBLP.value, work.year, (work.venue,))
-        if work.volume:
-            self._paper_volumes.append((number, work.volume))
-        if work.kind == "proceedings":
-            self._volumes.append((work.key, work.title))
+        volume = self._volume_number(work.volume) if work.volume else None
+        self._keep(row, Source.DBLP.value, work.year, (work.venue,), volume)
+        if work.kind == "proceedings" and work.key:
+            self._volumes.append((self._volume_number(work.key), work.title))
+
+    def _volume_number(self, key: str) -> int:
+        return self._volume_numbers.setdefault(key, len(self._volume_numbers) + 1)
 
     def _keep(
         self,
@@ -225,9 +220,10 @@ class _Writer:
         source: str,
         year: int | None,
         venues: tuple[str, ...],
-    ) -> int:
-        """Gather a row (doi, arXiv id, PMID, title, stored record) and count what it holds;
-        returns the row's number."""
+        volume: int | None,
+    ) -> None:
+        """Gather a row (doi, arXiv id, PMID, title, stored record; the number of the volume it
+        is in) and count what it holds."""
         doi, arxiv, pmid, title, stored = row
         doi = doi.lower()
         arxiv = arxiv or (arxiv_from_doi(doi) if doi else "")
@@ -237,7 +233,7 @@ class _Writer:
         if pmid:
             self.identified["pmid"] += 1
         number = self._written + len(self._rows) + 1
-        self._rows.append((number, doi, arxiv, pmid, title, stored))
+        self._rows.append((number, doi, arxiv, pmid, title, stored, volume))
         if len(self._rows) >= _BATCH:
             self.flush()
         self.sources[source] += 1
@@ -247,24 +243,22 @@ class _Writer:
             self.prefixes[prefix] += 1
         for name in {venue_key(v) for v in venues} - {""}:
             self.venues[name] += 1
-        return number
 
     def flush(self) -> None:
         """Write the rows gathered so far (in batches: one statement a row is slower)."""
         self.connection.executemany(
-            "INSERT INTO works (id, doi, arxiv, pmid, title, record) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO works (id, doi, arxiv, pmid, title, record, volume) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             self._rows,
         )
         self.connection.executemany(
             "INSERT INTO titles (rowid, title) VALUES (?, ?)",
             [(row[0], row[4]) for row in self._rows],
         )
-        self.connection.executemany("INSERT INTO paper_volumes VALUES (?, ?)", self._paper_volumes)
         # A volume listed twice is the same volume: its first title stands.
         self.connection.executemany("INSERT OR IGNORE INTO volumes VALUES (?, ?)", self._volumes)
         self._written += len(self._rows)
         self._rows = []
-        self._paper_volumes = []
         self._volumes = []
 
     def _entries(self, path: Path) -> Iterator[tuple[int, WorkRecord | DblpWork | str, str]]:
@@ -296,7 +290,6 @@ class _Writer:
 
     def finish(self, complete: bool, files: list[DumpFile]) -> None:
         self.flush()
-        self.connection.execute(_VOLUME_NAMES)
         for statement in INDEXES:
             self.connection.execute(statement)
         self.connection.execute(

@@ -141,10 +141,12 @@ def test_a_truncated_download_is_named(tmp_path: Path) -> None:
 def test_a_generated_dump_gives_back_every_work(tmp_path: Path) -> None:
     works = world_records()
     dump = tmp_path / "dblp.xml.gz"
-    assert write_dump(dump, works) == len(works)
+    count = write_dump(dump, works)
+    volumes = count - len(works)  # the proceedings volumes the papers are in
+    assert 0 < volumes < len(works) / 10
     built = build_snapshot([dump], tmp_path / "s.sqlite3", complete=True)
-    assert built.imported == len(works)  # person pages and artefacts are no works
-    assert built.sources == {"dblp": len(works)}
+    assert built.imported == count  # person pages and artefacts are no works
+    assert built.sources == {"dblp": count}
     snapshot = Snapshot(tmp_path / "s.sqlite3")
     try:
         for work in works[::25]:

@@ -7,6 +7,7 @@ paper whose volume is missing is never accused for an acronym nobody can check."
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 from citecore.bib.bibtex import parse_bibtex
@@ -107,3 +108,18 @@ def test_a_conference_written_out_is_not_accused_for_dblps_acronym(tmp_path: Pat
     assert any("QSIC" in note and "cannot match" in note for note in unchecked.notes)
     # A journal cited for a conference paper is a venue of another kind: still a mismatch.
     assert results["journal"].verdict is ReferenceVerdict.MISMATCH
+
+
+def test_a_snapshot_built_before_volumes_were_kept_is_still_read(tmp_path: Path) -> None:
+    target = tmp_path / "dblp.sqlite3"
+    build_snapshot([_dump(tmp_path)], target)
+    with sqlite3.connect(target) as connection:  # the schema of the builds before
+        connection.execute("ALTER TABLE works DROP COLUMN volume")
+        connection.execute("DROP TABLE volumes")
+    connection.close()
+    snapshot = Snapshot(target)
+    try:
+        found = snapshot.search("Flaky Assertions in Regression Suites")[0]
+    finally:
+        snapshot.close()
+    assert (found.venue, found.venue_names) == ("ISSRE", ())
