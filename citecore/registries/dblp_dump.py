@@ -79,6 +79,37 @@ def _link(address: str, links: dict[str, str]) -> None:
         links["url"] = address
 
 
+# A proceedings volume's title as DBLP gives it: the name, the acronym and year, the place and
+# dates ("30th IEEE International Symposium on Software Reliability Engineering, ISSRE 2019,
+# Berlin, Germany, October 28-31, 2019"); LNCS volumes put the acronym amid the name ("Formal
+# Methods - 24th International Symposium, FM 2021, Virtual Event, …").
+_VOLUME_PARTS = re.compile(r",\s+|\s+[-–—]\s+|:\s+")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def volume_name(title: str) -> tuple[str, ...]:
+    """The venue's name in a proceedings volume's title: the title up to the first part that
+    names a year, that part too when it holds two words or more besides the year ("2016 IEEE
+    Conference on Computer Vision and Pattern Recognition", not "ISSRE 2019") — whole, commas
+    and all ("… on Software Quality, Reliability and Security"), then each of its parts where it
+    has several ("Formal Methods", "24th International Symposium"). Nothing for a title without
+    a year or without parts (a journal's name is never split). A part is what lies between
+    commas, dashes and colons."""
+    if not _YEAR.search(title) or not _VOLUME_PARTS.search(title):
+        return ()
+    end = 0
+    for found in _VOLUME_PARTS.finditer(f"{title}, "):
+        part = title[end : found.start()]
+        if _YEAR.search(part):
+            if len(re.findall(r"[^\W\d_]{2,}", part)) >= 2:
+                end = found.start()
+            break
+        end = found.end()
+    name = title[:end].rstrip(",:-–— ")
+    parts = [part for part in _VOLUME_PARTS.split(name) if part]
+    return tuple(dict.fromkeys((name, *parts) if len(parts) > 1 else (name,))) if name else ()
+
+
 class DblpWork(NamedTuple):
     """One work of the dump as DBLP gives it: its element name (the kind of work), key, title,
     author names as printed (homonym numbers kept), year, venue, linked identifiers, whether it

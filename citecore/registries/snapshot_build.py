@@ -31,7 +31,7 @@ from citecore.identifiers import arxiv_from_doi
 from citecore.model import Source
 from citecore.normalize import fold
 from citecore.registries import arxiv, crossref, openalex
-from citecore.registries.dblp_dump import DblpWork, dblp_works, is_dblp_dump
+from citecore.registries.dblp_dump import DblpWork, dblp_works, is_dblp_dump, volume_name
 from citecore.registries.record import WorkRecord
 from citecore.registries.snapshot_rows import stored_dblp_work, stored_record
 from citecore.serialize import record_from_data
@@ -207,9 +207,13 @@ class _Writer:
         """Keep a work of DBLP's dump (stored from its fields: `snapshot_rows`)."""
         row = (work.doi, work.arxiv_id, "", work.title, stored_dblp_work(work))
         volume = self._volume_number(work.volume) if work.volume else None
-        self._keep(row, Source.DBLP.value, work.year, (work.venue,), volume)
+        venues = (work.venue,)
         if work.kind == "proceedings" and work.key:
             self._volumes.append((self._volume_number(work.key), work.title))
+            # A copy holds a conference's works under the name its volumes give it too: a
+            # reference citing the name written out is then one the copy speaks for.
+            venues += volume_name(work.title)
+        self._keep(row, Source.DBLP.value, work.year, venues, volume)
 
     def _volume_number(self, key: str) -> int:
         return self._volume_numbers.setdefault(key, len(self._volume_numbers) + 1)

@@ -21,6 +21,7 @@ from pyiso4.ltwa import Abbreviate
 from rapidfuzz import fuzz
 
 from citecore.normalize import fold
+from citecore.registries.dblp_dump import volume_name
 from citecore.verify.conferences import CONFERENCES, Conference, Track
 
 _BY_ACRONYM = {acronym: c for c in CONFERENCES for acronym in c.acronyms}
@@ -248,21 +249,6 @@ def _spelled(acronym: str, venue: str, venue_words: list[str]) -> bool:
     return len(letters) >= 2 and letters in _initialisms(venue, venue_words)
 
 
-# A proceedings volume's title as DBLP gives it: the name, its acronym and year, the place and
-# dates ("30th IEEE International Symposium on Software Reliability Engineering, ISSRE 2019,
-# Berlin, Germany, October 28-31, 2019"); LNCS volumes put the acronym first ("Computer Vision -
-# ECCV 2018 - 15th European Conference, Munich, …"). Its parts are compared one by one.
-_VOLUME_PARTS = re.compile(r",\s+|\s+[-–—]\s+|:\s+")
-
-
-def _volume_parts(name: str) -> tuple[str, ...]:
-    """The parts of a proceedings volume's title that can name its venue (two content words or
-    more: "Berlin" or "October 28-31" name none); nothing for a name without a year."""
-    if not re.search(r"(?<!\d)(19|20)\d\d(?!\d)", name) or not _VOLUME_PARTS.search(name):
-        return ()
-    return tuple(part for part in _VOLUME_PARTS.split(name) if len(_words(part)) >= 2)
-
-
 def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
     """The cited venue against every name a record gives its venue (the first is the full name).
 
@@ -275,7 +261,7 @@ def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
     # the name is compared with and without what the parentheses hold.
     # A journal's subtitle is often left out ("Journal of Physics A: Mathematical and …").
     variants = (
-        (n, re.sub(r"[()]", " ", n), n.split(":")[0] if n.count(":") == 1 else n, *_volume_parts(n))
+        (n, re.sub(r"[()]", " ", n), n.split(":")[0] if n.count(":") == 1 else n, *volume_name(n))
         for n in names
     )
     names = list(dict.fromkeys(v for group in variants for v in group if v.strip()))

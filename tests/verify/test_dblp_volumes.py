@@ -23,6 +23,11 @@ VOLUME = (
     "Berlin, Germany, October 28-31, 2019"
 )
 
+QRS = (
+    "19th IEEE International Conference on Software Quality, Reliability and Security, QRS 2019, "
+    "Sofia, Bulgaria, July 22-26, 2019"
+)
+
 
 def _paper(key: str, title: str, booktitle: str, volume: str) -> str:
     crossref = f"<crossref>{volume}</crossref>\n" if volume else ""
@@ -52,6 +57,10 @@ def _dump(folder: Path) -> Path:
                  "conf/issre/2019")
         + _paper("conf/qsic/C19", "Quality Gates for Continuous Delivery Pipelines", "QSIC",
                  "conf/qsic/2019")
+        + _paper("conf/qrs/E19", "Fault Localisation with Spectrum Ensembles", "QRS",
+                 "conf/qrs/2019")
+        + '<proceedings mdate="2020-01-09" key="conf/qrs/2019">\n<editor>Vera Editor</editor>\n'
+        f"<title>{QRS}</title>\n<booktitle>QRS</booktitle>\n<year>2019</year>\n</proceedings>\n"
         + '<article mdate="2020-01-09" key="journals/jss/D19">\n<author>Ann Tester</author>\n'
         "<title>Test Oracles from Production Logs.</title>\n<year>2019</year>\n"
         "<journal>J. Syst. Softw.</journal>\n</article>\n</dblp>\n",
@@ -123,3 +132,30 @@ def test_a_snapshot_built_before_volumes_were_kept_is_still_read(tmp_path: Path)
     finally:
         snapshot.close()
     assert (found.venue, found.venue_names) == ("ISSRE", ())
+
+
+def test_a_complete_copy_speaks_for_a_conference_under_its_volumes_name(tmp_path: Path) -> None:
+    # DBLP's venue for the volume's papers is "QRS"; its volume names the conference in full,
+    # so a title cited there that the copy lacks does not exist; a conference the copy holds
+    # no volume or paper of is not the copy's to deny.
+    build_snapshot([_dump(tmp_path)], tmp_path / "dblp.sqlite3", complete=True)
+    bib = (
+        "@inproceedings{real, title = {Fault Localisation with Spectrum Ensembles}, author = "
+        "{Tester, Ann and Checker, Bo}, booktitle = {International Conference on Software "
+        "Quality, Reliability and Security}, year = 2019}\n"
+        "@inproceedings{made, title = {Adaptive Oracles for Probabilistic Programs}, author = "
+        "{Holt, Maren}, booktitle = {19th IEEE International Conference on Software Quality, "
+        "Reliability and Security}, year = 2018}\n"
+        "@inproceedings{elsewhere, title = {Adaptive Oracles for Probabilistic Programs}, "
+        "author = {Holt, Maren}, booktitle = {International Conference on Widget Engineering}, "
+        "year = 2018}\n"
+    )
+    references = parse_bibtex(bib, "refs.bib").references
+    settings = ClientSettings.from_environment({}, offline=True)
+    verifier = RegistryVerifier(
+        settings, tmp_path / "c.sqlite3", snapshot_path=tmp_path / "dblp.sqlite3"
+    )
+    results = verifier.verify(references)
+    assert results["real"].verdict is ReferenceVerdict.VERIFIED
+    assert results["made"].verdict is ReferenceVerdict.NOT_FOUND
+    assert results["elsewhere"].verdict is ReferenceVerdict.UNVERIFIABLE

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from citecore.registries.dblp_dump import volume_name
 from citecore.verify.venues import Agreement, compare_venues, is_acronym, iso4, venue_year_problem
 
 SAME, DIFFERENT, UNDECIDED = Agreement.SAME, Agreement.DIFFERENT, Agreement.UNDECIDED
@@ -80,6 +81,13 @@ _ECCV_2018 = ("Computer Vision - ECCV 2018 - 15th European Conference, Munich, G
         ("European Conference on Computer Vision", ["ECCV (1)", _ECCV_2018], SAME),
         ("International Conference on Software Engineering", ["ISSRE", _ISSRE_2019], DIFFERENT),
         ("Journal of Systems and Software", ["ISSRE", _ISSRE_2019], DIFFERENT),
+        # a comma within the name: the name is the title up to its acronym and year
+        ("International Conference on Software Quality, Reliability and Security",
+         ["QRS", "19th IEEE International Conference on Software Quality, Reliability and "
+          "Security, QRS 2019, Sofia, Bulgaria, July 22-26, 2019"], SAME),
+        ("International Symposium on Formal Methods",
+         ["FM", "Formal Methods - 24th International Symposium, FM 2021, Virtual Event, "
+          "November 20-26, 2021, Proceedings"], SAME),
         # a name without a year is no volume title: its parts are not names of their own
         ("Science", ["Science, Technology, & Human Values"], DIFFERENT),
     ],
@@ -127,3 +135,24 @@ def test_acronyms(venue: str, acronym: bool) -> None:
 def test_iso4_abbreviations() -> None:
     assert iso4("Journal of Machine Learning Research") == "J. Mach. Learn. Res."
     assert iso4("Nature") == "Nature"
+
+
+@pytest.mark.parametrize(
+    ("title", "name"),
+    [
+        (_ISSRE_2019, ("30th IEEE International Symposium on Software Reliability Engineering",)),
+        ("2016 IEEE Conference on Computer Vision and Pattern Recognition, CVPR 2016, Las Vegas, "
+         "NV, USA, June 27-30, 2016",
+         ("2016 IEEE Conference on Computer Vision and Pattern Recognition",)),
+        ("Findings of the Association for Computational Linguistics: EMNLP 2020, Online Event, "
+         "16-20 November 2020", ("Findings of the Association for Computational Linguistics",)),
+        ("Formal Methods - 24th International Symposium, FM 2021, Virtual Event, November 20-26, "
+         "2021, Proceedings",
+         ("Formal Methods - 24th International Symposium", "Formal Methods",
+          "24th International Symposium")),
+        ("Science, Technology, & Human Values", ()),  # no year: no volume's title
+        ("ISSRE 2019, Berlin, Germany", ()),  # the acronym first: no name
+    ],
+)  # fmt: skip
+def test_the_name_in_a_volumes_title(title: str, name: tuple[str, ...]) -> None:
+    assert volume_name(title) == name
