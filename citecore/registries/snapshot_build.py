@@ -207,7 +207,7 @@ class _Writer:
         """Keep a work of DBLP's dump (stored from its fields: `snapshot_rows`)."""
         row = (work.doi, work.arxiv_id, "", work.title, stored_dblp_work(work))
         volume = self._volume_number(work.volume) if work.volume else None
-        venues = (work.venue,)
+        venues: tuple[str, ...] = (work.venue,)
         if work.kind == "proceedings" and work.key:
             self._volumes.append((self._volume_number(work.key), work.title))
             # A copy holds a conference's works under the name its volumes give it too: a
