@@ -33,6 +33,13 @@ def _authors(info: dict[str, Any]) -> tuple[Person, ...]:
     return tuple(people)
 
 
+def _listed(value: Any) -> list[str]:
+    """A field DBLP gives as one value, or as a list where the record has several (a paper
+    in two venues, several `ee` links)."""
+    values = value if isinstance(value, list) else [value] if value else []
+    return [" ".join(str(v).split()) for v in values if v]
+
+
 @answer_parser
 def parse_hits(hits: list[dict[str, Any]]) -> list[WorkRecord]:
     """Records from DBLP `hit` objects."""
@@ -40,17 +47,20 @@ def parse_hits(hits: list[dict[str, Any]]) -> list[WorkRecord]:
     for hit in hits:
         info = hit.get("info") or {}
         year = str(info.get("year", ""))
+        venues = _listed(info.get("venue"))
+        links = [*_listed(info.get("ee")), *_listed(info.get("url"))]
         records.append(
             WorkRecord(
                 source=Source.DBLP,
                 title=" ".join(str(info.get("title", "")).split()).rstrip("."),
                 authors=_authors(info),
                 year=int(year) if year.isdigit() else None,
-                venue=str(info.get("venue", "")),
+                venue=venues[0] if venues else "",
+                venue_names=tuple(venues[1:]),
                 doi=str(info.get("doi", "")).lower(),
-                url=str(info.get("ee", "") or info.get("url", "")),
+                url=links[0] if links else "",
                 work_type=str(info.get("type", "")),
-                is_preprint=info.get("venue") == "CoRR",
+                is_preprint=venues == ["CoRR"],
             )
         )
     return records

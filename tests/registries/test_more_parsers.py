@@ -81,6 +81,25 @@ def test_dblp_hits() -> None:
     assert all(not r.authors or r.authors[0].family for r in records)
 
 
+def test_dblp_fields_given_as_lists() -> None:
+    # A hit's repeated fields come as lists (a paper in two venues, several `ee` links): the
+    # first is the venue and the link, never the list's text.
+    hit = {
+        "info": {
+            "title": "A Paper in Two Venues.",
+            "venue": ["ACL (1)", "ACL"],
+            "ee": ["https://doi.org/10.18653/v1/x", "https://arxiv.org/abs/2001.00001"],
+            "year": "2020",
+            "type": "Conference and Workshop Papers",
+        }
+    }
+    (record,) = dblp.parse_hits([hit])
+    assert (record.venue, record.venue_names) == ("ACL (1)", ("ACL",))
+    assert record.url == "https://doi.org/10.18653/v1/x" and not record.is_preprint
+    (preprint,) = dblp.parse_hits([{"info": {"title": "T", "venue": "CoRR"}}])
+    assert preprint.is_preprint and preprint.venue == "CoRR"
+
+
 def test_unpaywall() -> None:
     url = unpaywall.parse_oa_url(read("unpaywall/v2_10.1073_pnas.1414271111.json"))
     assert url == "https://www.pnas.org/content/pnas/111/45/E4832.full.pdf"
