@@ -13,14 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from citecore.bib.bibtex import parse_bibtex
 from citecore.cli import main
 from citecore.errors import InputError
 from citecore.model import ReferenceVerdict, Source
 from citecore.options import resolve_options
 from citecore.registries.dblp_dump import as_record, dblp_works
 from citecore.registries.record import Update, WorkRecord
-from citecore.registries.settings import ClientSettings
 from citecore.registries.snapshot import Snapshot
 from citecore.registries.snapshot_build import (
     build_snapshot,
@@ -29,8 +27,8 @@ from citecore.registries.snapshot_build import (
 )
 from citecore.registries.snapshot_rows import stored_dblp_work, stored_record
 from citecore.serialize import record_from_data, to_compact_data
-from citecore.verify.registry import RegistryVerifier
 from tests.generated_dblp import numbered, world_records, write_dump
+from tests.offline import verified_offline
 from tests.paths import SHARED
 
 EXCERPT = SHARED / "fixtures" / "dblp" / "excerpt.xml"
@@ -280,12 +278,7 @@ def test_offline_a_complete_dblp_copy_settles_what_it_holds_and_accuses_nothing_
         "@article{medical, title = {A Trial of Something in Adults}, author = {Roe, R.}, "
         "journal = {The Lancet}, year = 2019}\n"
     )
-    references = parse_bibtex(bib, "refs.bib").references
-    settings = ClientSettings.from_environment({}, offline=True)
-    verifier = RegistryVerifier(
-        settings, tmp_path / "c.sqlite3", snapshot_path=tmp_path / "dblp.sqlite3"
-    )
-    results = verifier.verify(references)
+    results = verified_offline(bib, tmp_path / "dblp.sqlite3", tmp_path / "c.sqlite3")
     assert results["real"].verdict is ReferenceVerdict.VERIFIED
     assert results["real"].sources == ("snapshot",)
     # NeurIPS under its acronym: the copy holds NeurIPS papers, so one it lacks does not exist.

@@ -10,12 +10,10 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from citecore.bib.bibtex import parse_bibtex
 from citecore.model import ReferenceVerdict
-from citecore.registries.settings import ClientSettings
 from citecore.registries.snapshot import Snapshot
 from citecore.registries.snapshot_build import build_snapshot
-from citecore.verify.registry import RegistryVerifier
+from tests.offline import verified_offline
 from tests.paths import SHARED
 
 VOLUME = (
@@ -104,12 +102,7 @@ def test_a_conference_written_out_is_not_accused_for_dblps_acronym(tmp_path: Pat
         "@article{journal, title = {Mutation Scores under Test Reordering}, author = {Tester, "
         "Ann and Checker, Bo}, journal = {Journal of Systems and Software}, year = 2019}\n"
     )
-    references = parse_bibtex(bib, "refs.bib").references
-    settings = ClientSettings.from_environment({}, offline=True)
-    verifier = RegistryVerifier(
-        settings, tmp_path / "c.sqlite3", snapshot_path=tmp_path / "dblp.sqlite3"
-    )
-    results = verifier.verify(references)
+    results = verified_offline(bib, tmp_path / "dblp.sqlite3", tmp_path / "c.sqlite3")
     assert results["volume"].verdict is ReferenceVerdict.VERIFIED
     assert results["spelled"].verdict is ReferenceVerdict.VERIFIED
     unchecked = results["unchecked"]
@@ -150,12 +143,7 @@ def test_a_complete_copy_speaks_for_a_conference_under_its_volumes_name(tmp_path
         "author = {Holt, Maren}, booktitle = {International Conference on Widget Engineering}, "
         "year = 2018}\n"
     )
-    references = parse_bibtex(bib, "refs.bib").references
-    settings = ClientSettings.from_environment({}, offline=True)
-    verifier = RegistryVerifier(
-        settings, tmp_path / "c.sqlite3", snapshot_path=tmp_path / "dblp.sqlite3"
-    )
-    results = verifier.verify(references)
+    results = verified_offline(bib, tmp_path / "dblp.sqlite3", tmp_path / "c.sqlite3")
     assert results["real"].verdict is ReferenceVerdict.VERIFIED
     assert results["made"].verdict is ReferenceVerdict.NOT_FOUND
     assert results["elsewhere"].verdict is ReferenceVerdict.UNVERIFIABLE

@@ -14,14 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citecore.bib.bibtex import parse_bibtex
 from citecore.cli import main
 from citecore.errors import InputError
 from citecore.model import Reference, ReferenceVerdict, SourceLocation
-from citecore.registries.settings import ClientSettings
 from citecore.registries.snapshot import Snapshot
 from citecore.registries.snapshot_build import build_snapshot, read_line
-from citecore.verify.registry import RegistryVerifier
+from tests.offline import verified_offline
 from tests.paths import SHARED
 
 
@@ -205,12 +203,7 @@ def test_offline_no_accusation_of_a_kind_the_snapshot_does_not_hold(tmp_path: Pa
         "@article{cell, title = {Cells}, author = {Poe, P.}, journal = {Cell}, year = 2020,"
         " doi = {10.1016/j.cell.2020.01.001}}\n"
     )
-    references = parse_bibtex(bib, "refs.bib").references
-    settings = ClientSettings.from_environment({}, offline=True)
-    verifier = RegistryVerifier(
-        settings, tmp_path / "c.sqlite3", snapshot_path=tmp_path / "s.sqlite3"
-    )
-    results = verifier.verify(references)
+    results = verified_offline(bib, tmp_path / "s.sqlite3", tmp_path / "c.sqlite3")
     verdicts = {k: r.verdict for k, r in results.items()}
     assert any(
         "declared complete, but not for works of this kind" in n for n in results["lancet"].notes
