@@ -69,11 +69,17 @@ def _track(folded: str) -> Track:
     return Track.MAIN
 
 
+# A year written short: after an apostrophe ("ICML'19", "ICML '19"), or after an acronym
+# ("NIPS 17"). After a word it is a volume: "Advances in Neural Information Processing Systems
+# 35" is NeurIPS 2022, and "Proceedings of Machine Learning Research 97" PMLR's volume 97.
+_SHORT_YEAR = re.compile(r"(?:\b[A-Za-z]{2,} ?['’]|\b[A-Z][A-Za-z]*[A-Z][A-Za-z]* )(\d{2})\b")
+
+
 def _named_year(venue: str) -> int | None:
     years = [int(y) for y in re.findall(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)", venue)]
     if years:
         return years[0]
-    short = re.search(r"\b[A-Za-z]{2,}[ '’](\d{2})\b", venue)  # "ICML'19", "NIPS 17"
+    short = _SHORT_YEAR.search(venue)
     return 2000 + int(short.group(1)) if short and int(short.group(1)) < 50 else None
 
 

@@ -116,6 +116,13 @@ def test_a_workshop_or_findings_paper_is_not_the_main_conference() -> None:
         ("ICLR", 2010, "ICLR was first held in 2013, after the cited year 2010"),
         ("NeurIPS 2019", 2022, "the venue names the year 2019, the entry 2022"),
         ("NeurIPS 2021", 2022, ""),  # a year either side: proceedings appear the next year
+        ("NIPS'17", 2017, ""),
+        ("ICML '19", 2022, "the venue names the year 2019, the entry 2022"),
+        ("NIPS 17", 2022, "the venue names the year 2017, the entry 2022"),
+        # a number after a word is the proceedings' volume, not a year ("… Systems 35": 2022)
+        ("Advances in Neural Information Processing Systems 35", 2022, ""),
+        ("Advances in Neural Information Processing Systems 36", 2023, ""),
+        ("Proceedings of Machine Learning Research 97", 2019, ""),
         ("Journal of Machine Learning Research", 1950, ""),  # journals have no table row
         ("ICLR", None, ""),
     ],
