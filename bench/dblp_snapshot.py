@@ -162,6 +162,9 @@ def verification(count: int, latency: float) -> None:
         before, after = verdicts["without a snapshot"], verdicts["with the DBLP snapshot"]
         changed = Counter(f"{before[k]} -> {after[k]}" for k in before if before[k] != after[k])
         print(f"verdicts that differ with the snapshot: {dict(changed) or 'none'}")
+        # Every reference cites a real work as it is: the same verdicts must also be right.
+        wrong = sorted(k for k, verdict in after.items() if verdict != "verified")
+        print(f"real references not verified: {len(wrong)} of {len(after)} {wrong[:5]}")
 
 
 def _venue(records: int, references: int) -> tuple[Path, list[Path], dict[str, str]]:
