@@ -157,12 +157,19 @@ CONFERENCES: tuple[Conference, ...] = (
     Conference(
         "infocom", ("infocom",), (r"\binfocom\b", r"conference on computer communications"), 1982
     ),
-    Conference("sigcomm", ("sigcomm",), (r"\bsigcomm\b",), 1981),
+    Conference(
+        "sigcomm",
+        ("sigcomm",),
+        (r"\bsigcomm\b", r"special interest group on data communication"),
+        1981,
+    ),
     Conference("nsdi", ("nsdi",), (r"networked systems design and implementation",), 2004),
     Conference("mobicom", ("mobicom",), (r"mobile computing and networking",), 1995),
     Conference("sosp", ("sosp",), (r"symposium on operating systems principles",), 1967),
     Conference("osdi", ("osdi",), (r"operating systems design and implementation",), 1994),
-    Conference("eurosys", ("eurosys",), (r"\beurosys\b",), 2006),
+    Conference(
+        "eurosys", ("eurosys",), (r"\beurosys\b", r"european conference on computer systems"), 2006
+    ),
     Conference("asplos", ("asplos",), (r"architectural support for programming languages",), 1982),
     Conference("isca", ("isca",), (r"international symposium on computer architecture",), 1973),
     Conference("pldi", ("pldi",), (r"programming language design and implementation",), 1979),

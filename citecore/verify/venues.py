@@ -246,7 +246,14 @@ def _initialisms(name: str, content_words: list[str]) -> set[str]:
         if w not in _STOPWORDS and not re.fullmatch(r"\d+(st|nd|rd|th)?", w)
     ]
     named = every[1:] if every[:1] in (["proceedings"], ["proc"]) else every
-    return {_initials(content_words), _initials(every), _initials(named)}
+    # The societies that organise a conference are rarely in its acronym: "ACM SIGSOFT
+    # International Symposium on Software Testing and Analysis" is ISSTA.
+    unorganised = [w for w in named if not _ORGANISER.fullmatch(w)]
+    content = [w for w in content_words if not _ORGANISER.fullmatch(w)]
+    return {_initials(w) for w in (content_words, every, named, unorganised, content)}
+
+
+_ORGANISER = re.compile(r"ieee|acm|usenix|siam|ifip|cvf|rsj|aaai|sig[a-z]+")
 
 
 def _spelled(acronym: str, venue: str, venue_words: list[str]) -> bool:
@@ -266,8 +273,15 @@ def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
     # NLM titles qualify in parentheses ("Angewandte Chemie (International ed. in English)"):
     # the name is compared with and without what the parentheses hold.
     # A journal's subtitle is often left out ("Journal of Physics A: Mathematical and …").
+    # DBLP numbers the volumes of a proceedings in several ("CAV (1)", "ECCV (12)").
     variants = (
-        (n, re.sub(r"[()]", " ", n), n.split(":")[0] if n.count(":") == 1 else n, *volume_name(n))
+        (
+            n,
+            re.sub(r"[()]", " ", n),
+            n.split(":")[0] if n.count(":") == 1 else n,
+            re.sub(r"\s*\(\d{1,2}\)$", "", n),
+            *volume_name(n),
+        )
         for n in names
     )
     names = list(dict.fromkeys(v for group in variants for v in group if v.strip()))

@@ -5,6 +5,8 @@ another track; what cannot be decided is said to be undecided, never a mismatch.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from citecore.registries.dblp_dump import volume_name
@@ -163,3 +165,34 @@ def test_iso4_abbreviations() -> None:
 )  # fmt: skip
 def test_the_name_in_a_volumes_title(title: str, name: tuple[str, ...]) -> None:
     assert volume_name(title) == name
+
+
+# Conferences as writers write them out, and as DBLP names them (booktitle).
+_WRITTEN_AND_DBLP = (
+    ("Proceedings of the 44th International Conference on Software Engineering", "ICSE (1)"),
+    ("Proceedings of the 31st ACM SIGSOFT International Symposium on Software Testing and "
+     "Analysis", "ISSTA"),
+    ("37th IEEE/ACM International Conference on Automated Software Engineering", "ASE"),
+    ("Proceedings of the Seventeenth European Conference on Computer Systems", "EuroSys"),
+    ("Computer Aided Verification", "CAV (1)"),
+    ("Tools and Algorithms for the Construction and Analysis of Systems", "TACAS (1)"),
+    ("Proceedings of the 59th ACM/IEEE Design Automation Conference", "DAC"),
+    ("2022 IEEE International Conference on Software Maintenance and Evolution", "ICSME"),
+    ("Proceedings of the 30th IEEE/ACM International Conference on Program Comprehension",
+     "ICPC"),
+    ("19th USENIX Symposium on Networked Systems Design and Implementation", "NSDI"),
+    ("Proceedings of the 28th ACM SIGKDD Conference on Knowledge Discovery and Data Mining",
+     "KDD"),
+    ("Proceedings of the 20th Annual International Conference on Mobile Systems, Applications "
+     "and Services", "MobiSys"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("written", "dblp"), _WRITTEN_AND_DBLP)
+def test_a_conference_written_out_is_never_accused_for_dblps_name(written: str, dblp: str) -> None:
+    assert compare_venues(written, [dblp]).agreement is not DIFFERENT
+
+
+def test_another_conference_written_out_is_never_taken_for_dblps_name() -> None:
+    for (written, _), (_, dblp) in itertools.permutations(_WRITTEN_AND_DBLP, 2):
+        assert compare_venues(written, [dblp]).agreement is not SAME, (written, dblp)
