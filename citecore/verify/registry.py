@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Bump whenever compare.py or resolve.py would judge an unchanged entry differently.
-LOGIC_VERSION = "7"
+LOGIC_VERSION = "8"
 VERDICT_TTL = 30 * 24 * 3600.0
 _UNREACHABLE_NOTE = "registries unreachable: not checked"
 
