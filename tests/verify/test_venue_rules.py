@@ -196,3 +196,15 @@ def test_a_conference_written_out_is_never_accused_for_dblps_name(written: str, 
 def test_another_conference_written_out_is_never_taken_for_dblps_name() -> None:
     for (written, _), (_, dblp) in itertools.permutations(_WRITTEN_AND_DBLP, 2):
         assert compare_venues(written, [dblp]).agreement is not SAME, (written, dblp)
+
+
+def test_no_volume_number_is_read_as_a_year() -> None:
+    # NeurIPS's proceedings are numbered from 1987 (volume 1) and ICML's PMLR volumes run on:
+    # whatever the volume, the venue names no year, so none is ever the wrong one.
+    for volume in range(1, 100):
+        neurips = f"Advances in Neural Information Processing Systems {volume}"
+        assert venue_year_problem(neurips, 1987 + volume) == "", neurips
+        pmlr = f"Proceedings of Machine Learning Research {volume}"
+        assert venue_year_problem(pmlr, 2019) == "", pmlr
+        icml = f"Proceedings of the {volume}th International Conference on Machine Learning"
+        assert venue_year_problem(icml, 1983 + volume) == "", icml
