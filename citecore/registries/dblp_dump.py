@@ -107,7 +107,7 @@ def volume_name(title: str) -> tuple[str, ...]:
         end = found.end()
     name = title[:end].rstrip(",:-–— ")
     parts = [part for part in _VOLUME_PARTS.split(name) if part]
-    return tuple(dict.fromkeys((name, *parts) if len(parts) > 1 else (name,))) if name else ()
+    return tuple(dict.fromkeys((name, *parts))) if name else ()
 
 
 class DblpWork(NamedTuple):

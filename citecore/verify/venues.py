@@ -234,6 +234,10 @@ def _initials(words: list[str]) -> str:
     return "".join(w[0] for w in words if w)
 
 
+# The societies that organise conferences ("ACM SIGSOFT", "IEEE/CVF").
+_ORGANISER = re.compile(r"ieee|acm|usenix|siam|ifip|cvf|rsj|aaai|sig[a-z]+")
+
+
 def _initialisms(name: str, content_words: list[str]) -> set[str]:
     """What an initialism of a venue can spell: the initials of its content words, with and
     without words such as "Proceedings" ("PNAS" for the Proceedings of the National Academy of
@@ -251,9 +255,6 @@ def _initialisms(name: str, content_words: list[str]) -> set[str]:
     unorganised = [w for w in named if not _ORGANISER.fullmatch(w)]
     content = [w for w in content_words if not _ORGANISER.fullmatch(w)]
     return {_initials(w) for w in (content_words, every, named, unorganised, content)}
-
-
-_ORGANISER = re.compile(r"ieee|acm|usenix|siam|ifip|cvf|rsj|aaai|sig[a-z]+")
 
 
 def _spelled(acronym: str, venue: str, venue_words: list[str]) -> bool:
