@@ -28,14 +28,12 @@ def failing_findings(findings: Iterable[Finding], options: Options) -> list[Find
 
 def exit_status(result: CheckResult, options: Options) -> ExitCode:
     """The exit status of a run, for every shell alike: 70 when checking hit a bug in
-    citecheck, 2 when an input it names is missing (a
-    bibliography: the report is still written), then an outage only when `fail-on` names
-    `outage` (4 when a registry kept rate-limiting, else 6), then 1 for any other failing
-    finding, else 0. By default an outage is noted and the build goes on."""
+    citecheck, 2 for a bad option value that fails the run, then an outage only when `fail-on`
+    names `outage` (4 when a registry kept rate-limiting, else 6), then 1 for any other failing
+    finding (a missing bibliography among them, as `strict`/`fail-on` decide), else 0. By
+    default an outage is noted and the build goes on."""
     if any(f.kind is FindingKind.INTERNAL_ERROR for f in result.findings):
         return ExitCode.INTERNAL_ERROR  # a bug is a bug, whatever `fail-on` says
-    if any(f.kind is FindingKind.MISSING_BIBLIOGRAPHY for f in result.findings):
-        return ExitCode.BAD_INPUT
     failing = failing_findings(result.findings, options)
     if any(f.kind is FindingKind.BAD_OPTION for f in failing):
         return ExitCode.BAD_INPUT

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import panflute as pf
 
@@ -14,6 +13,7 @@ from citecore.annotate.checked import DocumentCheck
 from citecore.api.pipeline import check_citations
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.cache import Cache
+from citecore.errors import BibliographyNotFoundError
 from citecore.extract.locate import SourceFile
 from citecore.extract.markdown import extract_citations, nocite_keys
 from citecore.findings import (
@@ -21,23 +21,27 @@ from citecore.findings import (
 )
 from citecore.model import (
     Bibliography,
+    Finding,
     FindingKind,
+    SourceLocation,
 )
 from citecore.options import Options
 from citecore.pandoc.document import metadata_value
+from citecore.pandoc.front_matter import field_spans
 from citecore.pandoc.knitr import as_knitr_reads
+from citecore.pandoc.project import ToolchainMetadata, as_names, toolchain_metadata
 from citecore.pandoc.reader import read_markdown
 from citecore.verify import Verifier
 
 logger = logging.getLogger(__name__)
 
 
-def _as_names(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    return [str(v) for v in value]
+def _bibliography_line(source: SourceFile | None) -> int | None:
+    """The line of the front matter's `bibliography:` field, where a missing file is said."""
+    if source is None:
+        return None
+    spans = field_spans(source.text, frozenset({"bibliography"}))
+    return source.text.count("\n", 0, spans[0][0]) + 1 if spans else None
 
 
 def load_document_bibliography(
@@ -46,21 +50,40 @@ def load_document_bibliography(
     search_dirs: Sequence[Path],
     sources: Sequence[SourceFile],
     cache: Cache | None = None,
-) -> Bibliography:
-    """Every bibliography the document names, then its inline `references:`; relative paths
-    are tried as given, then under `search_dirs`. Bibliographies given as options replace the
-    document's `bibliography:`, as pandoc's `--bibliography` does."""
-    names = list(options.bibliographies) or _as_names(metadata_value(doc, "bibliography"))
-    named_by = sources[0].name if sources and not options.bibliographies else None
-    paths = list(dict.fromkeys(resolve_bibliography(n, search_dirs, named_by) for n in names))
+    toolchain: ToolchainMetadata | None = None,
+) -> tuple[Bibliography, list[Finding]]:
+    """Every bibliography pandoc reads for the document — its own `bibliography:` joined with
+    or replaced by the toolchain's (`toolchain`), or the options' instead of all of them, as
+    pandoc's `--bibliography` — then the inline `references:` (the toolchain's, then the
+    document's). Relative names are read from the folder of the file that names them, then
+    under `search_dirs`. A file that is nowhere is one `missing_bibliography` finding at the
+    line that names it; the others are still read."""
+    toolchain = toolchain or ToolchainMetadata()
+    source = sources[0] if sources else None
+    document = Path(source.name) if source else Path.cwd() / "<stdin>"
+    own = as_names(metadata_value(doc, "bibliography"))
+    named = toolchain.bibliographies_with(own, document, options.bibliographies)
+    paths: list[Path] = []
+    missing: list[Finding] = []
+    for name in named:
+        by = name.named_by or None
+        try:
+            paths.append(resolve_bibliography(name.name, (name.folder, *search_dirs), by))
+        except BibliographyNotFoundError as exc:
+            line = _bibliography_line(source) if source and by == source.name else None
+            location = SourceLocation(by, line) if by else SourceLocation(name.name)
+            said = str(exc).removeprefix(f"{by}: ")  # the finding's location names it
+            missing.append(finding(FindingKind.MISSING_BIBLIOGRAPHY, said, "", location))
     inline = metadata_value(doc, "references", [])
-    return load_bibliographies(
-        paths,
-        inline if isinstance(inline, list) else [],
-        inline_file=sources[0].name if sources else "<metadata>",
-        inline_text=sources[0].text if sources else None,
+    references = [*toolchain.references, *(inline if isinstance(inline, list) else [])]
+    bibliography = load_bibliographies(
+        list(dict.fromkeys(paths)),
+        references,
+        inline_file=source.name if source else "<metadata>",
+        inline_text=source.text if source else None,
         cache=cache,
     )
+    return bibliography, missing
 
 
 def check_document(
@@ -70,14 +93,24 @@ def check_document(
     sources: Sequence[SourceFile] = (),
     search_dirs: Sequence[Path] = (),
     verifier: Verifier | None = None,
+    toolchain: ToolchainMetadata | None = None,
 ) -> DocumentCheck:
     """Run the pipeline over one pandoc document (a `panflute.Doc`: a writer's own panflute
-    filter can pass the one it holds); raises only for unusable input (a missing bibliography,
-    an unreadable file), never for problems in the citations."""
+    filter can pass the one it holds), with what its toolchain adds to its metadata
+    (`toolchain`: none inside pandoc, which has merged it already); raises only for unusable
+    input (an unreadable file), never for problems in the citations or a missing bibliography
+    (a finding)."""
+    toolchain = toolchain or ToolchainMetadata()
     extraction = extract_citations(doc, sources)
     with Cache(options.cache) as cache:
-        bibliography = load_document_bibliography(doc, options, search_dirs, sources, cache)
+        bibliography, missing = load_document_bibliography(
+            doc, options, search_dirs, sources, cache, toolchain
+        )
     nocite, nocite_all = nocite_keys(doc)
+    nocite = list(dict.fromkeys([*toolchain.nocite, *nocite]))
+    nocite_all = nocite_all or toolchain.nocite_all
+    for problem in toolchain.problems:  # a project file pandoc's toolchain would stop on
+        logger.warning("%s", problem)
     unmapped = (
         finding(
             FindingKind.UNMAPPED,
@@ -105,7 +138,7 @@ def check_document(
         documents=tuple(s.name for s in sources) or ("<stdin>",),
         folder=Path(sources[0].name).parent if sources else Path.cwd(),
         nocite=(nocite, nocite_all),
-        extra_findings=[*unmapped, *comma_joined],
+        extra_findings=[*missing, *unmapped, *comma_joined],
     )
     return DocumentCheck(result, extraction)
 
@@ -118,12 +151,29 @@ def check_markdown_file(
 
 
 def check_markdown_document(
-    doc: pf.Doc, path: Path, options: Options, verifier: Verifier | None = None
+    doc: pf.Doc,
+    path: Path,
+    options: Options,
+    verifier: Verifier | None = None,
+    toolchain: ToolchainMetadata | None = None,
 ) -> DocumentCheck:
     """Check a document pandoc read from the Markdown file `path` (for line numbers and the
-    folder bibliographies are found in)."""
+    folder bibliographies are found in) as its toolchain renders it: with `toolchain`, or what
+    `document_toolchain` reads of its project files."""
     text = path.read_text(encoding="utf-8", errors="replace")
     source = SourceFile(str(path), as_knitr_reads(path, text))
     return check_document(
-        doc, options, sources=(source,), search_dirs=(path.parent,), verifier=verifier
+        doc,
+        options,
+        sources=(source,),
+        search_dirs=(path.parent,),
+        verifier=verifier,
+        toolchain=toolchain if toolchain is not None else document_toolchain(doc, path),
     )
+
+
+def document_toolchain(doc: pf.Doc, path: Path) -> ToolchainMetadata:
+    """What the toolchain of the Markdown file `path` adds to the metadata pandoc read of it
+    (`doc`): Quarto's project, R Markdown's output options, bookdown's first file."""
+    own = {name: metadata_value(doc, name) for name in ("format", "output")}
+    return toolchain_metadata(path, {k: v for k, v in own.items() if v is not None})
