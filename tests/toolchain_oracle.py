@@ -17,7 +17,9 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
+import tempfile
 import traceback
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -245,7 +247,10 @@ def quarto_bibliographies(document: Path, front_matter: Mapping[str, Any], root:
 
 
 def _knitted(layout: Layout, text: str) -> str:
-    if layout.document.suffix.lower() in (".rmd", ".qmd") and _R_CODE.search(text) and have_knitr():
+    """The text knitr hands pandoc: every R Markdown file, and a Quarto file with R code (Quarto
+    gives the others to Jupyter or reads them as they are)."""
+    suffix = layout.document.suffix.lower()
+    if (suffix == ".rmd" or suffix == ".qmd" and _R_CODE.search(text)) and have_knitr():
         return knit(text, layout.document.parent)
     return text
 
@@ -259,6 +264,13 @@ def _front_matter(text: str) -> dict[str, Any]:
     except yaml.YAMLError:
         return {}
     return loaded if isinstance(loaded, dict) else {}
+
+
+def _scratch() -> Path:
+    """A folder of the oracle's own files (the corpus beside a layout is read-only)."""
+    folder = Path(tempfile.gettempdir()) / f"citecheck-oracle-{os.getpid()}"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 def oracle(layout: Layout, root: Path) -> Reading:
@@ -280,9 +292,15 @@ def oracle(layout: Layout, root: Path) -> Reading:
     readable = [n for n in named if (layout.cwd / n).is_file()]
     if readable or named:
         # Given on the command line, they replace the front matter's, as Quarto's merge does.
-        empty = root / ".no-entries.bib"
+        empty = _scratch() / "no-entries.bib"
         empty.write_text("", encoding="utf-8")
         args += [a for n in readable or [str(empty)] for a in ("--bibliography", n)]
+    style = front.get("csl")
+    if isinstance(style, str) and not (layout.cwd / style).is_file():
+        # A style the repository does not hold: any style lists the same entries.
+        stand_in = _scratch() / "stand-in.csl"
+        stand_in.write_text(toolchain_siblings()["test/command/apa.csl"], encoding="utf-8")
+        args += ["--csl", str(stand_in)]
     done = subprocess.run(
         args, input=text.encode("utf-8"), capture_output=True, cwd=layout.cwd, check=False
     )
@@ -300,7 +318,7 @@ def ours(layout: Layout) -> Reading:
     citations' keys and the keys it calls undefined (offline, no registries)."""
     from citecore.cli import main
 
-    report = layout.cwd / ".citecheck-oracle.json"
+    report = Path(tempfile.mkdtemp()) / "report.json"
     args = ["check", str(layout.document), "--no-verify", "-f", "json", "-o", str(report)]
     args += [a for b in layout.bibliographies for a in ("--bib", b)]
     before = Path.cwd()
@@ -316,12 +334,19 @@ def ours(layout: Layout) -> Reading:
     if not report.is_file():
         return Reading(failure="no report")
     data = json.loads(report.read_text(encoding="utf-8"))
-    report.unlink()
+    shutil.rmtree(report.parent)
     keys = tuple(c["key"] for c in data["citations"])
     undefined = frozenset(
         f["key"] for f in data["findings"] if f["kind"] == "undefined" and f.get("key")
     )
     return Reading(keys, undefined)
+
+
+def wild_layouts() -> list[Layout]:
+    """Every document of ../shared/corpus/wild/markdown where it lies (read, never written)."""
+    rows = (CORPUS / "wild" / "MANIFEST-markdown.tsv").read_text(encoding="utf-8").splitlines()
+    documents = [CORPUS / "wild" / "markdown" / r.split("\t")[0] / r.split("\t")[1] for r in rows[1:]]
+    return [Layout(d.parent.name, d, d.parent) for d in documents]
 
 
 def toolchain_layouts(root: Path) -> Iterator[tuple[Layout, Path]]:

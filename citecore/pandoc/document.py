@@ -21,6 +21,23 @@ from citecore.errors import DocumentParseError
 _OLDEST_API = (1, 22)
 # pandoc writes the API version first: read before the document, an old one is named plainly.
 _API_VERSION = re.compile(r'"pandoc-api-version"\s*:\s*\[([\d,\s]*)\]')
+
+
+class _AnyRawFormat(frozenset[str]):
+    """Every raw format: pandoc passes `{=typst}`, `{=html5}`, `{=asciidoc}` or a name it has
+    never heard of through untouched, so a filter must too."""
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, str)
+
+
+# panflute 2.3.1 (its latest release) refuses a RawBlock/RawInline whose format is not in its
+# own list (panflute/elements.py, RAW_FORMATS: no typst, html5, pptx, asciidoc, beamer, ms,
+# revealjs…), and so the whole document. Upstream has added typst to the list since
+# (sergiocorreia/panflute, "typst" in RAW_FORMATS); pandoc accepts any name, so the list is
+# widened here, once, to every name. Remove this when a panflute release validates no raw format.
+pf.elements.RAW_FORMATS = _AnyRawFormat(pf.elements.RAW_FORMATS)
+
 _UNREADABLE = (ValueError, KeyError, TypeError, IndexError, AttributeError, AssertionError,
                NotImplementedError)  # fmt: skip
 
