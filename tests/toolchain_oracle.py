@@ -37,6 +37,9 @@ from tests.paths import CORPUS
 TOOLCHAINS = CORPUS / "toolchains"
 _NOT_FOUND = re.compile(r"Citeproc: citation (\S+) not found")
 _R_CODE = re.compile(r"^[\t >]*```+\s*\{r[ ,}]|`r |^engine:\s*knitr", re.M)
+_CELL_FENCE = re.compile(
+    r"^(?P<fence>[\t >]*```+)\s*\{(?P<lang>[a-zA-Z0-9_]+)[^}\n]*\}[ \t]*$", re.M
+)
 _FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 
 
@@ -250,8 +253,13 @@ def _knitted(layout: Layout, text: str) -> str:
     """The text knitr hands pandoc: every R Markdown file, and a Quarto file with R code (Quarto
     gives the others to Jupyter or reads them as they are)."""
     suffix = layout.document.suffix.lower()
-    if (suffix == ".rmd" or suffix == ".qmd" and _R_CODE.search(text)) and have_knitr():
+    if (suffix == ".rmd" or (suffix == ".qmd" and _R_CODE.search(text))) and have_knitr():
         return knit(text, layout.document.parent)
+    if suffix == ".qmd":
+        # Quarto's engines take every executable cell (```{python}, ```{ojs}…): code, never
+        # text. Written as a plain fence, every pandoc reads it as a code block (pandoc 2.x
+        # does not take `{ojs}` for a fence's attributes and reads the cell as text).
+        return _CELL_FENCE.sub(r"\g<fence>\g<lang>", text)
     return text
 
 
@@ -301,16 +309,24 @@ def oracle(layout: Layout, root: Path) -> Reading:
         stand_in = _scratch() / "stand-in.csl"
         stand_in.write_text(toolchain_siblings()["test/command/apa.csl"], encoding="utf-8")
         args += ["--csl", str(stand_in)]
+    cited = subprocess.run(
+        [pandoc_path(), "-f", "markdown", "-t", "json"],
+        input=text.encode("utf-8"),
+        capture_output=True,
+        cwd=layout.cwd,
+        check=False,
+    )
     done = subprocess.run(
         args, input=text.encode("utf-8"), capture_output=True, cwd=layout.cwd, check=False
     )
     stderr = done.stderr.decode("utf-8", "replace")
-    if done.returncode != 0:
+    if done.returncode != 0 or cited.returncode != 0:
         return Reading(failure=f"pandoc: {stderr.strip()[-300:]}")
-    ast = json.loads(done.stdout)
+    # The keys as pandoc reads them (citeproc rewrites what it renders).
+    keys = tuple(ast_keys(json.loads(cited.stdout)))
     # Quarto's cross-references (`@fig-x`) are resolved before citeproc runs: no citation.
     not_found = {k for k in _NOT_FOUND.findall(stderr) if not is_crossref(k)}
-    return Reading(tuple(ast_keys(ast)), frozenset(not_found))
+    return Reading(keys, frozenset(not_found))
 
 
 def ours(layout: Layout) -> Reading:
@@ -345,7 +361,9 @@ def ours(layout: Layout) -> Reading:
 def wild_layouts() -> list[Layout]:
     """Every document of ../shared/corpus/wild/markdown where it lies (read, never written)."""
     rows = (CORPUS / "wild" / "MANIFEST-markdown.tsv").read_text(encoding="utf-8").splitlines()
-    documents = [CORPUS / "wild" / "markdown" / r.split("\t")[0] / r.split("\t")[1] for r in rows[1:]]
+    documents = [
+        CORPUS / "wild" / "markdown" / r.split("\t")[0] / r.split("\t")[1] for r in rows[1:]
+    ]
     return [Layout(d.parent.name, d, d.parent) for d in documents]
 
 
