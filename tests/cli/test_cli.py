@@ -101,7 +101,6 @@ def test_bib_flag_replaces_the_documents_bibliography(problems: Path) -> None:
     ("args", "code", "message"),
     [
         (["check", "nowhere.md"], 2, "nowhere.md: no such document"),
-        (["check", "{doc}", "--bib", "missing.bib"], 2, "bibliography 'missing.bib' not found"),
         (["check", "{doc}", "--fail-on", "nonsense"], 2, "unknown finding kind 'nonsense'"),
     ],
 )
@@ -115,6 +114,34 @@ def test_bad_input_exit_codes(
     argv = [a.replace("{doc}", str(problems / "paper.md")) for a in args]
     assert main(argv) == code
     assert message in capsys.readouterr().err
+
+
+def test_a_missing_bibliography_is_one_finding_and_the_report_is_written(problems: Path) -> None:
+    out = problems / "r.json"
+    code = main(["check", str(problems / "paper.md"), "--bib", "missing.bib", "-o", str(out)])
+    report = json.loads(out.read_text())
+    missing = [f for f in report["findings"] if f["kind"] == "missing_bibliography"]
+    assert code == 1  # an error-level finding under `check`'s strict default, like any other
+    assert len(missing) == 1 and "'missing.bib' not found" in missing[0]["message"]
+    assert len(report["citations"]) == 6  # every citation still listed, each undefined
+    assert all(c["line"] for c in report["citations"])
+
+
+def test_a_missing_bibliography_leaves_the_others_read(tmp_path: Path) -> None:
+    (tmp_path / "here.bib").write_text("@misc{a, title = {A}}\n", encoding="utf-8")
+    doc = tmp_path / "doc.md"
+    doc.write_text(
+        "---\nbibliography:\n  - /home/author/laptop.bib\n  - here.bib\n---\n\n"
+        "Text [@a; @b].\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "r.json"
+    assert main(["check", str(doc), "--no-verify", "-o", str(out)]) == 1
+    findings = json.loads(out.read_text())["findings"]
+    kinds = sorted((f["kind"], f["key"]) for f in findings)
+    assert kinds == [("missing_bibliography", ""), ("undefined", "b")]
+    missing = next(f for f in findings if f["kind"] == "missing_bibliography")
+    assert (missing["file"], missing["line"]) == (str(doc), 2)  # the line that names it
 
 
 def test_unreadable_document_exits_7(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -199,7 +199,9 @@ def test_json_report_from_metadata(problems: Path) -> None:
 def test_missing_bibliography_is_a_warning_unless_strict(problems: Path) -> None:
     (problems / "refs.bib").unlink()
     lenient = run_pandoc("paper.md", "--filter", "citecheck", "-t", "html", cwd=problems)
-    assert "[WARNING] citecheck: paper.md: bibliography 'refs.bib' not found" in lenient.stderr
+    said = "paper.md:3: [missing_bibliography] bibliography 'refs.bib' not found"
+    assert f"[WARNING] citecheck: {said}" in lenient.stderr
+    assert "[undefined] broken2019" in lenient.stderr  # the rest is still checked
     strict = run_pandoc(
         "paper.md",
         "--filter",
@@ -211,7 +213,7 @@ def test_missing_bibliography_is_a_warning_unless_strict(problems: Path) -> None
         check=False,
     )
     assert strict.returncode != 0
-    assert "[ERROR] citecheck: paper.md: bibliography 'refs.bib' not found" in strict.stderr
+    assert f"[ERROR] citecheck: {said}" in strict.stderr
 
 
 def test_bad_option_is_one_clear_line(problems: Path) -> None:
