@@ -109,8 +109,6 @@ def check_document(
     nocite, nocite_all = nocite_keys(doc)
     nocite = list(dict.fromkeys([*toolchain.nocite, *nocite]))
     nocite_all = nocite_all or toolchain.nocite_all
-    for problem in toolchain.problems:  # a project file pandoc's toolchain would stop on
-        logger.warning("%s", problem)
     unmapped = (
         finding(
             FindingKind.UNMAPPED,
@@ -162,13 +160,17 @@ def check_markdown_document(
     `document_toolchain` reads of its project files."""
     text = path.read_text(encoding="utf-8", errors="replace")
     source = SourceFile(str(path), as_knitr_reads(path, text))
+    if toolchain is None:
+        toolchain = document_toolchain(doc, path)
+        for problem in toolchain.problems:  # one line each; the document is still checked
+            logger.warning("%s", problem)
     return check_document(
         doc,
         options,
         sources=(source,),
         search_dirs=(path.parent,),
         verifier=verifier,
-        toolchain=toolchain if toolchain is not None else document_toolchain(doc, path),
+        toolchain=toolchain,
     )
 
 

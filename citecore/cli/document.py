@@ -11,6 +11,7 @@ from citecore.api import (
     check_markdown_document,
     check_markdown_file,
 )
+from citecore.api.markdown import document_toolchain
 from citecore.cli.flags import (
     Commands,
     bibliography_option,
@@ -104,16 +105,22 @@ def run_check(args: argparse.Namespace) -> int:
     """Check a Markdown document; print or write the report; the exit status."""
     document = _document(args, "check")
     doc = read_markdown(document)
+    toolchain = document_toolchain(doc, document)
+    for problem in toolchain.problems:
+        print(f"[WARNING] citecheck: {problem}", file=sys.stderr)
     options = resolve_options(
         cli_layer(args),
         folder=document.parent,
-        metadata=metadata_options(doc),
+        # The project's `citecheck:` map (Quarto's _quarto.yml, _metadata.yml) under the
+        # document's own, as Quarto merges them.
+        metadata={**toolchain.options, **metadata_options(doc)},
         base=_COMMAND_LINE_DEFAULTS,
         metadata_origin=str(document),
         metadata_lines=option_lines(document.read_text(encoding="utf-8", errors="replace")),
     )
     asked = _asked_format(args, options)
-    result = check_markdown_document(doc, document, options, registry_verifier(options)).result
+    verifier = registry_verifier(options)
+    result = check_markdown_document(doc, document, options, verifier, toolchain).result
     return _report(args, result, options, asked)
 
 

@@ -45,6 +45,8 @@ from citecore.model import (
 )
 from citecore.options import Options, resolve_options
 from citecore.pandoc.front_matter import FRONT_MATTER, option_lines
+from citecore.pandoc.knitr import as_knitr_reads
+from citecore.pandoc.project import NamedFile, ToolchainMetadata, as_names, toolchain_metadata
 from citecore.verify.registry import registry_verifier
 
 BIBLIOGRAPHY_SUFFIXES = (".bib", ".bibtex")
@@ -68,8 +70,10 @@ class Analysis:
         return self.result.bibliography
 
 
-def _front_matter(text: str) -> dict[str, Any]:
-    match = FRONT_MATTER.match(text)
+def _front_matter(path: Path, text: str) -> dict[str, Any]:
+    """The front matter as pandoc reads it after knitr (inline code where YAML cannot hold it
+    blanked), as plain values."""
+    match = FRONT_MATTER.match(as_knitr_reads(path, text))
     if match is None:
         return {}
     try:
@@ -77,14 +81,6 @@ def _front_matter(text: str) -> dict[str, Any]:
     except yaml.YAMLError:  # half-typed YAML: the next keystroke may mend it
         return {}
     return data if isinstance(data, dict) else {}
-
-
-def _names(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [str(v) for v in value if isinstance(v, str | int | float)]
-    return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,29 +129,49 @@ def _latex_main(path: Path, workspace: Path) -> Path:
     return _MAINS[known]
 
 
-def _bibliography_paths(path: Path, text: str, options: Options, workspace: Path) -> list[Path]:
+def _bibliography_paths(
+    path: Path, text: str, options: Options, workspace: Path, problems: list[str]
+) -> list[Path]:
     """The bibliography files of a document: the options', else what it names itself (its
-    front matter, or for LaTeX its main file's `\\bibliography`/`\\addbibresource`)."""
+    front matter with its toolchain's project files, or for LaTeX its main file's
+    `\\bibliography`/`\\addbibresource`). A file that is not there is one line in `problems`;
+    the others are read."""
     if path.suffix.lower() in LATEX_SUFFIXES:
         main = _latex_main(path, workspace)
-        named = _latex_project(main).bibliographies
-        folder = main.parent
+        named = [
+            NamedFile(n, main.parent, str(path))
+            for n in list(options.bibliographies) or _latex_project(main).bibliographies
+        ]
     else:
-        named = _names(_front_matter(text).get("bibliography"))
-        folder = path.parent
-    names = list(options.bibliographies) or named
-    # Absolute: diagnostics go to the file's URI, and an editor may start the server anywhere.
-    found = (resolve_bibliography(n, (folder,), str(path)).absolute() for n in names)
+        front = _front_matter(path, text)
+        toolchain = toolchain_metadata(path, front)
+        own = as_names(front.get("bibliography"))
+        named = toolchain.bibliographies_with(own, path, options.bibliographies)
+        problems += toolchain.problems
+    found: list[Path] = []
+    for name in named:
+        try:
+            # Absolute: diagnostics go to the file's URI, and an editor may start the server
+            # anywhere.
+            found.append(
+                resolve_bibliography(name.name, (name.folder,), name.named_by or None).absolute()
+            )
+        except CitecheckError as exc:  # not written yet: say so, read the others
+            problems.append(str(exc))
     return list(dict.fromkeys(found))
 
 
 def _options(path: Path, text: str, layer: Mapping[str, Any]) -> Options:
-    metadata = _front_matter(text).get("citecheck")
+    front = _front_matter(path, text)
+    latex = path.suffix.lower() in LATEX_SUFFIXES
+    project = ToolchainMetadata() if latex else toolchain_metadata(path, front)
+    own = front.get("citecheck")
+    metadata = {**project.options, **(own if isinstance(own, dict) else {})}
     # Each keystroke is analysed: sources are fetched by builds and `sources fetch`, not here.
     return resolve_options(
         {**layer, "ground": False, "fetch_sources": False},
         folder=path.parent,
-        metadata=metadata if isinstance(metadata, dict) else None,
+        metadata=metadata or None,
         metadata_origin=str(path),
         metadata_lines=option_lines(text),
     )
@@ -200,11 +216,11 @@ def analyse_document(
     citations = citations_of(str(path), text, macros)
     problems: list[str] = []
     options = _options(path, text, {**layer, "offline": True})
+    paths = _bibliography_paths(path, text, options, workspace, problems)
     try:
-        paths = _bibliography_paths(path, text, options, workspace)
         with Cache(options.cache) as cache:
             bibliography = load_bibliographies(paths, cache=cache)
-    except CitecheckError as exc:  # a bibliography not found yet: say so, check the rest
+    except CitecheckError as exc:  # a bibliography unreadable: say so, check the rest
         problems.append(str(exc))
         bibliography = Bibliography()
     # The line a build gives a citation: the key's in Markdown (pandoc's line mapping), the
