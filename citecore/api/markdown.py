@@ -27,7 +27,7 @@ from citecore.model import (
 )
 from citecore.options import Options
 from citecore.pandoc.document import metadata_value
-from citecore.pandoc.front_matter import field_spans
+from citecore.pandoc.front_matter import field_spans, front_matter_values
 from citecore.pandoc.knitr import as_knitr_reads
 from citecore.pandoc.project import ToolchainMetadata, as_names, toolchain_metadata
 from citecore.pandoc.reader import read_markdown
@@ -161,7 +161,7 @@ def check_markdown_document(
     text = path.read_text(encoding="utf-8", errors="replace")
     source = SourceFile(str(path), as_knitr_reads(path, text))
     if toolchain is None:
-        toolchain = document_toolchain(doc, path)
+        toolchain = document_toolchain(path)
         for problem in toolchain.problems:  # one line each; the document is still checked
             logger.warning("%s", problem)
     return check_document(
@@ -174,8 +174,9 @@ def check_markdown_document(
     )
 
 
-def document_toolchain(doc: pf.Doc, path: Path) -> ToolchainMetadata:
-    """What the toolchain of the Markdown file `path` adds to the metadata pandoc read of it
-    (`doc`): Quarto's project, R Markdown's output options, bookdown's first file."""
-    own = {name: metadata_value(doc, name) for name in ("format", "output")}
-    return toolchain_metadata(path, {k: v for k, v in own.items() if v is not None})
+def document_toolchain(path: Path) -> ToolchainMetadata:
+    """What the toolchain of the Markdown file `path` adds to its own metadata: Quarto's
+    project, R Markdown's output options, bookdown's first file (its front matter's `format:`
+    and `output:` read as those tools read them: YAML, after knitr)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return toolchain_metadata(path, front_matter_values(as_knitr_reads(path, text)))

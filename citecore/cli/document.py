@@ -105,7 +105,7 @@ def run_check(args: argparse.Namespace) -> int:
     """Check a Markdown document; print or write the report; the exit status."""
     document = _document(args, "check")
     doc = read_markdown(document)
-    toolchain = document_toolchain(doc, document)
+    toolchain = document_toolchain(document)
     for problem in toolchain.problems:
         print(f"[WARNING] citecheck: {problem}", file=sys.stderr)
     options = resolve_options(

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from citecore.api import check_citations
 from citecore.api.bibliography import verify_bibliography
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
@@ -44,7 +42,7 @@ from citecore.model import (
     SourceLocation,
 )
 from citecore.options import Options, resolve_options
-from citecore.pandoc.front_matter import FRONT_MATTER, option_lines
+from citecore.pandoc.front_matter import front_matter_values, option_lines
 from citecore.pandoc.knitr import as_knitr_reads
 from citecore.pandoc.project import NamedFile, ToolchainMetadata, as_names, toolchain_metadata
 from citecore.verify.registry import registry_verifier
@@ -73,14 +71,7 @@ class Analysis:
 def _front_matter(path: Path, text: str) -> dict[str, Any]:
     """The front matter as pandoc reads it after knitr (inline code where YAML cannot hold it
     blanked), as plain values."""
-    match = FRONT_MATTER.match(as_knitr_reads(path, text))
-    if match is None:
-        return {}
-    try:
-        data = yaml.safe_load(match.group(1))
-    except yaml.YAMLError:  # half-typed YAML: the next keystroke may mend it
-        return {}
-    return data if isinstance(data, dict) else {}
+    return front_matter_values(as_knitr_reads(path, text))
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,9 @@ and on which line each citecheck option is set (so a bad value is said at its li
 from __future__ import annotations
 
 import re
+from typing import Any
+
+import yaml
 
 # The YAML block pandoc reads first: `---` on the first line, closed by `---` or `...`.
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -63,3 +66,17 @@ def field_spans(text: str, names: frozenset[str]) -> list[tuple[int, int]]:
         for m in _FIELD.finditer(matter.group(1))
         if m.group("name") in names
     ]
+
+
+def front_matter_values(text: str) -> dict[str, Any]:
+    """The front matter as YAML reads it, as R Markdown and Quarto read their options (`output:`,
+    `format:` — pandoc's reading would turn `--bibliography` into an en dash); {} when there is
+    none or it is not YAML yet (a half-typed line in an editor)."""
+    match = FRONT_MATTER.match(text)
+    if match is None:
+        return {}
+    try:
+        data = yaml.safe_load(match.group(1))
+    except (yaml.YAMLError, ValueError):
+        return {}
+    return {str(k): v for k, v in data.items()} if isinstance(data, dict) else {}
