@@ -169,7 +169,8 @@ def test_output_yml_gives_the_format_when_the_document_names_none(tmp_path: Path
     _write(
         tmp_path,
         {
-            "_output.yml": "bookdown::html_document2:\n  pandoc_args: [--bibliography, shared.bib]\n",
+            "_output.yml": "bookdown::html_document2:\n"
+            "  pandoc_args: [--bibliography, shared.bib]\n",
             "shared.bib": _bib("s"),
             "paper.Rmd": "---\ntitle: x\n---\n\nText [@s].\n",
         },
