@@ -281,11 +281,46 @@ def _scratch() -> Path:
     return folder
 
 
+def _book(document: Path) -> str | None:
+    """A bookdown book's merged text when `document` is its first file (bookdown's
+    `source_files` and `merge_chapters`, read from bookdown's R source): `rmd_files` as listed,
+    else the folder's (and `rmd_subdir`'s) `.Rmd` files not starting with `_`, by name, index
+    first; each file, a blank line, `<!--chapter:end:FILE-->`, a blank line."""
+    config_file = document.parent / "_bookdown.yml"
+    if not config_file.is_file():
+        return None
+    config = _yaml_file(config_file)
+    listed = config.get("rmd_files")
+    if isinstance(listed, list):
+        files = [document.parent / str(f) for f in listed]
+    else:
+        folders = [document.parent]
+        subdirs = config.get("rmd_subdir")
+        for sub in subdirs if isinstance(subdirs, list) else [subdirs] if subdirs else []:
+            folders += [d for d in (document.parent / str(sub)).glob("**/") if d.is_dir()]
+        names = sorted(
+            str(f.relative_to(document.parent))
+            for folder in folders
+            for f in folder.iterdir()
+            if f.suffix.lower() == ".rmd" and not f.name.startswith("_")
+        )
+        names = [n for n in names if n == "index.Rmd"] + [n for n in names if n != "index.Rmd"]
+        files = [document.parent / n for n in names]
+    if not files or files[0] != document:
+        return None
+    return "".join(
+        f.read_text(encoding="utf-8").rstrip("\n") + f"\n\n<!--chapter:end:{f.name}-->\n\n"
+        for f in files
+        if f.is_file()
+    )
+
+
 def oracle(layout: Layout, root: Path) -> Reading:
     """pandoc's reading of the document after knitr, with the toolchain's bibliographies: its
     AST's keys, and the keys citeproc says it did not find. Bibliographies that are not on disk
     are left out (pandoc would stop; citecheck says so and goes on)."""
-    text = _knitted(layout, layout.document.read_text(encoding="utf-8"))
+    book = _book(layout.document) if layout.document.suffix.lower() == ".rmd" else None
+    text = _knitted(layout, book or layout.document.read_text(encoding="utf-8"))
     args = [pandoc_path(), "-f", "markdown", "--citeproc", "-t", "json"]
     args += [a for m in layout.metadata_files for a in ("--metadata-file", m)]
     front = _front_matter(text)

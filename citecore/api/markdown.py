@@ -29,19 +29,30 @@ from citecore.options import Options
 from citecore.pandoc.document import metadata_value
 from citecore.pandoc.front_matter import field_spans, front_matter_values
 from citecore.pandoc.knitr import as_knitr_reads
-from citecore.pandoc.project import ToolchainMetadata, as_names, toolchain_metadata
-from citecore.pandoc.reader import read_markdown
+from citecore.pandoc.project import (
+    ToolchainMetadata,
+    as_names,
+    book_chapters,
+    toolchain_metadata,
+)
+from citecore.pandoc.reader import read_markdown, read_markdown_book
 from citecore.verify import Verifier
 
 logger = logging.getLogger(__name__)
 
 
-def _bibliography_line(source: SourceFile | None) -> int | None:
-    """The line of the front matter's `bibliography:` field, where a missing file is said."""
+def _field_line(source: SourceFile | None, name: str) -> int | None:
+    """The line of the front matter's field `name`, where what it names is said."""
     if source is None:
         return None
-    spans = field_spans(source.text, frozenset({"bibliography"}))
+    spans = field_spans(source.text, frozenset({name}))
     return source.text.count("\n", 0, spans[0][0]) + 1 if spans else None
+
+
+def _field_location(source: SourceFile | None, name: str) -> SourceLocation | None:
+    """The front matter's field `name` as a place (None when the front matter lacks it)."""
+    line = _field_line(source, name)
+    return SourceLocation(source.name, line) if source is not None and line else None
 
 
 def load_document_bibliography(
@@ -70,7 +81,7 @@ def load_document_bibliography(
         try:
             paths.append(resolve_bibliography(name.name, (name.folder, *search_dirs), by))
         except BibliographyNotFoundError as exc:
-            line = _bibliography_line(source) if source and by == source.name else None
+            line = _field_line(source, "bibliography") if source and by == source.name else None
             location = SourceLocation(by, line) if by else SourceLocation(name.name)
             said = str(exc).removeprefix(f"{by}: ")  # the finding's location names it
             missing.append(finding(FindingKind.MISSING_BIBLIOGRAPHY, said, "", location))
@@ -84,6 +95,27 @@ def load_document_bibliography(
         cache=cache,
     )
     return bibliography, missing
+
+
+def nocite_entries(
+    keys: Sequence[str], bibliography: Bibliography, where: SourceLocation | None = None
+) -> tuple[list[str], list[Finding]]:
+    """A Markdown document's nocite keys that name an entry, and a `nocite_not_found` finding
+    (at `where`) for each that does not: citeproc drops such a key without a word, where
+    BibTeX warns for LaTeX's `\\nocite` (those stay `undefined`)."""
+    known = set(bibliography.references) | {u.key for u in bibliography.unparsed if u.key}
+    dropped = [
+        finding(
+            FindingKind.NOCITE_NOT_FOUND,
+            "listed with nocite but in no bibliography: citeproc leaves it out of the "
+            "reference list without a warning",
+            key,
+            where,
+        )
+        for key in keys
+        if key not in known
+    ]
+    return [key for key in keys if key in known], dropped
 
 
 def check_document(
@@ -109,6 +141,9 @@ def check_document(
     nocite, nocite_all = nocite_keys(doc)
     nocite = list(dict.fromkeys([*toolchain.nocite, *nocite]))
     nocite_all = nocite_all or toolchain.nocite_all
+    nocite, dropped = nocite_entries(
+        nocite, bibliography, _field_location(sources[0] if sources else None, "nocite")
+    )
     unmapped = (
         finding(
             FindingKind.UNMAPPED,
@@ -136,16 +171,31 @@ def check_document(
         documents=tuple(s.name for s in sources) or ("<stdin>",),
         folder=Path(sources[0].name).parent if sources else Path.cwd(),
         nocite=(nocite, nocite_all),
-        extra_findings=[*missing, *unmapped, *comma_joined],
+        extra_findings=[*missing, *dropped, *unmapped, *comma_joined],
     )
     return DocumentCheck(result, extraction)
+
+
+def read_markdown_document(path: Path) -> tuple[pf.Doc, tuple[SourceFile, ...]]:
+    """The document pandoc reads for the Markdown file `path` and the files it was read from:
+    a bookdown book's first file is the whole book, its chapters merged as bookdown merges
+    them; any other file is itself (an R Markdown or Quarto file as knitr leaves it)."""
+    chapters = book_chapters(path) or [path]
+    doc = read_markdown_book(chapters) if len(chapters) > 1 else read_markdown(path)
+    sources = tuple(
+        SourceFile(str(c), as_knitr_reads(c, c.read_text(encoding="utf-8", errors="replace")))
+        for c in (chapters if len(chapters) > 1 else [path])
+    )
+    return doc, sources
 
 
 def check_markdown_file(
     path: Path, options: Options, verifier: Verifier | None = None
 ) -> DocumentCheck:
-    """Read a Markdown/Quarto/R Markdown file with pandoc's reader and check it."""
-    return check_markdown_document(read_markdown(path), path, options, verifier)
+    """Read a Markdown/Quarto/R Markdown file with pandoc's reader (a bookdown book's first
+    file with all its chapters) and check it."""
+    doc, sources = read_markdown_document(path)
+    return check_markdown_document(doc, path, options, verifier, sources=sources)
 
 
 def check_markdown_document(
@@ -154,12 +204,15 @@ def check_markdown_document(
     options: Options,
     verifier: Verifier | None = None,
     toolchain: ToolchainMetadata | None = None,
+    sources: Sequence[SourceFile] = (),
 ) -> DocumentCheck:
     """Check a document pandoc read from the Markdown file `path` (for line numbers and the
-    folder bibliographies are found in) as its toolchain renders it: with `toolchain`, or what
+    folder bibliographies are found in; `sources` when it was read from several files, a
+    book's chapters) as its toolchain renders it: with `toolchain`, or what
     `document_toolchain` reads of its project files."""
-    text = path.read_text(encoding="utf-8", errors="replace")
-    source = SourceFile(str(path), as_knitr_reads(path, text))
+    if not sources:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        sources = (SourceFile(str(path), as_knitr_reads(path, text)),)
     if toolchain is None:
         toolchain = document_toolchain(path)
         for problem in toolchain.problems:  # one line each; the document is still checked
@@ -167,7 +220,7 @@ def check_markdown_document(
     return check_document(
         doc,
         options,
-        sources=(source,),
+        sources=sources,
         search_dirs=(path.parent,),
         verifier=verifier,
         toolchain=toolchain,

@@ -11,7 +11,7 @@ from citecore.api import (
     check_markdown_document,
     check_markdown_file,
 )
-from citecore.api.markdown import document_toolchain
+from citecore.api.markdown import document_toolchain, read_markdown_document
 from citecore.cli.flags import (
     Commands,
     bibliography_option,
@@ -27,7 +27,6 @@ from citecore.model import CheckResult
 from citecore.options import Options, ReportFormat, resolve_options
 from citecore.pandoc.front_matter import option_lines
 from citecore.pandoc.metadata import metadata_options
-from citecore.pandoc.reader import read_markdown
 from citecore.policy import exit_status
 from citecore.report import render_report
 from citecore.report.build_log import build_log
@@ -104,7 +103,7 @@ def _document(args: argparse.Namespace, command: str) -> Path:
 def run_check(args: argparse.Namespace) -> int:
     """Check a Markdown document; print or write the report; the exit status."""
     document = _document(args, "check")
-    doc = read_markdown(document)
+    doc, sources = read_markdown_document(document)
     toolchain = document_toolchain(document)
     for problem in toolchain.problems:
         print(f"[WARNING] citecheck: {problem}", file=sys.stderr)
@@ -120,7 +119,7 @@ def run_check(args: argparse.Namespace) -> int:
     )
     asked = _asked_format(args, options)
     verifier = registry_verifier(options)
-    result = check_markdown_document(doc, document, options, verifier, toolchain).result
+    result = check_markdown_document(doc, document, options, verifier, toolchain, sources).result
     return _report(args, result, options, asked)
 
 

@@ -178,6 +178,9 @@ class _Reader:
         events = sorted(
             [(c.start, "cite", c) for c in commands]
             + [(m.start(), "include", m) for m in INCLUDES.finditer(text)]
+            # The project's own packages and classes are read too: one may hold the
+            # `\\addbibresource` (or a `\\nocite`) for every document that loads it.
+            + [(m.start(), "include", m) for m in LOCAL_PACKAGE.finditer(text)]
             + [(start, "footnote", None) for start, _ in footnotes]
         )
         footnote_numbers: dict[int, int] = {}

@@ -17,6 +17,7 @@ from typing import Any
 
 from citecore.api import check_citations
 from citecore.api.bibliography import verify_bibliography
+from citecore.api.markdown import nocite_entries
 from citecore.bib.loader import load_bibliographies, resolve_bibliography
 from citecore.cache import Cache
 from citecore.errors import CitecheckError
@@ -228,6 +229,9 @@ def analyse_document(
     ]
     extra = [] if latex else _comma_joined(path, citations)
     nocite = latex_nocite(text, macros, path) if latex else markdown_nocite(text)
+    if not latex:  # as a build reads them: a key no entry defines is citeproc's silent drop
+        listed, dropped = nocite_entries(nocite[0], bibliography)
+        nocite, extra = (listed, nocite[1]), [*extra, *dropped]
     result = check_citations(
         records,
         bibliography,

@@ -127,6 +127,7 @@ class FindingKind(Enum):
     UNUSED = "unused"
     UNMAPPED = "unmapped"
     COMMA_SEPARATED_KEYS = "comma_separated_keys"
+    NOCITE_NOT_FOUND = "nocite_not_found"
     MISMATCH = "mismatch"
     NOT_FOUND = "not_found"
     UNVERIFIABLE = "unverifiable"
@@ -161,6 +162,7 @@ SEVERITY: Mapping[FindingKind, Severity] = {
     FindingKind.UNUSED: Severity.INFO,
     FindingKind.UNMAPPED: Severity.INFO,
     FindingKind.COMMA_SEPARATED_KEYS: Severity.WARNING,
+    FindingKind.NOCITE_NOT_FOUND: Severity.WARNING,
     FindingKind.MISMATCH: Severity.ERROR,
     FindingKind.NOT_FOUND: Severity.ERROR,
     FindingKind.UNVERIFIABLE: Severity.INFO,

@@ -370,26 +370,54 @@ def _output_formats(value: Any) -> dict[str, Any]:
     return {}
 
 
-def _book_front_matter(document: Path, reader: _Reader) -> tuple[Path, dict[str, Any]] | None:
-    """bookdown's first file and its front matter, when `document` is another chapter of a book
-    (`_bookdown.yml` beside it): the book's metadata is the first file's."""
-    folder = document.absolute().parent
-    config_file = _first(folder, ("_bookdown.yml",))
-    if config_file is None:
-        return None
-    config = reader.read(config_file)
+def _book_order(folder: Path, config: Mapping[str, Any]) -> list[Path]:
+    """bookdown's chapters, in its order (`bookdown:::source_files`): `rmd_files` as listed (a
+    map by output format: its first format's list), else every `.Rmd` of the folder (and of the
+    `rmd_subdir` folders) not starting with `_`, by name, `index.Rmd` first."""
     files = config.get("rmd_files")
     if isinstance(files, dict):
         files = next(iter(files.values()), None)
     if isinstance(files, list) and files:
-        first = folder / str(files[0])
-    else:
-        chapters = sorted(
-            p for p in folder.iterdir() if p.suffix.lower() == ".rmd" and not p.name.startswith("_")
-        )
-        index = [p for p in chapters if p.stem.lower() == "index"]
-        first = (index or chapters or [document])[0]
-    if first.absolute() == document.absolute() or not first.is_file():
+        return [folder / str(f) for f in files if (folder / str(f)).is_file()]
+    subdirs = config.get("rmd_subdir")
+    roots = [folder]
+    if subdirs is True:
+        roots += [p for p in folder.iterdir() if p.is_dir()]
+    elif subdirs:
+        roots += [folder / str(d) for d in _listed(subdirs) if (folder / str(d)).is_dir()]
+    found = sorted(
+        p.relative_to(folder)
+        for root in roots
+        for p in (root.rglob("*") if root != folder else root.iterdir())
+        if p.is_file() and p.suffix.lower() == ".rmd" and not p.name.startswith("_")
+    )
+    index = [p for p in found if p.parent == Path() and p.stem == "index"]
+    return [folder / p for p in [*index, *(p for p in found if p not in index)]]
+
+
+def book_chapters(document: Path) -> list[Path] | None:
+    """Every file of the bookdown book whose first file is `document`, in the order bookdown
+    merges them (`_bookdown.yml` beside it); None when it is no book's first file."""
+    folder = document.absolute().parent
+    config_file = _first(folder, ("_bookdown.yml", "_bookdown.yaml"))
+    if config_file is None:
+        return None
+    chapters = _book_order(folder, _Reader().read(config_file))
+    if not chapters or chapters[0] != document.absolute():
+        return None
+    return chapters
+
+
+def _book_front_matter(document: Path, reader: _Reader) -> tuple[Path, dict[str, Any]] | None:
+    """bookdown's first file and its front matter, when `document` is another chapter of a book
+    (`_bookdown.yml` beside it): the book's metadata is the first file's."""
+    folder = document.absolute().parent
+    config_file = _first(folder, ("_bookdown.yml", "_bookdown.yaml"))
+    if config_file is None:
+        return None
+    chapters = _book_order(folder, reader.read(config_file))
+    first = chapters[0] if chapters else document.absolute()
+    if first == document.absolute() or document.absolute() not in chapters:
         return None
     text = first.read_text(encoding="utf-8", errors="replace")
     matter = FRONT_MATTER.match(text)

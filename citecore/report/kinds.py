@@ -69,6 +69,11 @@ HELP: Mapping[FindingKind, KindHelp] = {
         "In pandoc Markdown `[@a,@b]` reads @b as part of @a's locator. Separate citations with "
         "a semicolon: `[@a; @b]`.",
     ),
+    FindingKind.NOCITE_NOT_FOUND: KindHelp(
+        "Listed with nocite, but in no bibliography",
+        "pandoc's `nocite` names a key no bibliography defines: citeproc leaves it out of the "
+        "reference list without a word. Add the entry or remove the key.",
+    ),
     FindingKind.MISMATCH: KindHelp(
         "Reference differs from the registry record",
         "The registries hold this work, but the entry's title, authors, year, venue or "

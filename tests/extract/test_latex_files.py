@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from citecore.extract.latex import extract_latex
 from citecore.extract.latex_conditionals import Conditionals
 from citecore.extract.latex_files import (
     INCLUDES,
@@ -117,3 +118,26 @@ def test_a_file_is_cut_after_each_load_and_masked_piece_by_piece() -> None:
     # Before the input the switch is false (A skipped); the input set it (B read).
     assert "A" not in masked and "B" in masked and masked.endswith(" C")
     assert pieces[1][1] == text.index("\\input") + len("\\input")
+
+
+@pytest.mark.parametrize("loaded", ["mystyle", "style/mystyle"])
+def test_a_bibliography_declared_in_the_projects_own_package_is_read(
+    tmp_path: Path, loaded: str
+) -> None:
+    (tmp_path / f"{loaded}.sty").parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / f"{loaded}.sty").write_text(
+        "\\ProvidesPackage{mystyle}\n\\RequirePackage[backend=biber]{biblatex}\n"
+        "\\addbibresource{refs.bib}\n\\nocite{listed}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "refs.bib").write_text("@misc{a, title = {A}}\n", encoding="utf-8")
+    main = tmp_path / "main.tex"
+    main.write_text(
+        f"\\documentclass{{article}}\n\\usepackage{{{loaded}}}\n\\begin{{document}}\n"
+        "Text \\cite{a}.\n\\printbibliography\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    extraction = extract_latex(main)
+    assert extraction.bibliographies == [tmp_path / "refs.bib"]
+    assert extraction.nocite == ["listed"]
+    assert [c.key for c in extraction.citations] == ["a"]
