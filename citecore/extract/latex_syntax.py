@@ -28,10 +28,17 @@ _IGNORED = re.compile(
 )
 
 
+# `\endinput` alone on a line at its start: the file ends with that line (a package's
+# documentation often follows, `\cite{you,me}` in ulem.sty's). One that is indented or shares
+# its line stands in a conditional (a guard against loading twice) and may not be reached.
+_END_INPUT = re.compile(r"^\\endinput[ \t]*$", re.M)
+
+
 def mask_unread(text: str) -> str:
     """Blank out what LaTeX never reads, whatever the state of its conditionals: comments,
-    `comment` and verbatim environments, `\\verb`. Positions and line numbers are kept; linear
-    in the length of the text, whatever it holds."""
+    `comment` and verbatim environments, `\\verb`, and what follows a file's own
+    `\\endinput` line. Positions and line numbers are kept; linear in the length of the text,
+    whatever it holds."""
     pieces, cursor = [], 0
     for match in _IGNORED.finditer(text):
         if match.group("skip") is not None:
@@ -40,7 +47,11 @@ def mask_unread(text: str) -> str:
         pieces.append(re.sub(r"[^\n]", " ", match.group()))
         cursor = match.end()
     pieces.append(text[cursor:])
-    return "".join(pieces)
+    masked = "".join(pieces)
+    end = _END_INPUT.search(masked)
+    if end is None:
+        return masked
+    return masked[: end.end()] + re.sub(r"[^\n]", " ", masked[end.end() :])
 
 
 def mask_ignored(text: str) -> str:

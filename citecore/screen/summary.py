@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from citecore.model import CheckResult, ReferenceFlag, ReferenceVerdict
+from citecore.model import CheckResult, FindingKind, ReferenceFlag, ReferenceVerdict
 from citecore.screen.submissions import Submission
 
 COLUMNS = (
@@ -35,8 +35,10 @@ _UNCHECKED = (ReferenceVerdict.UNVERIFIABLE, ReferenceVerdict.ERROR, ReferenceVe
 
 def submission_row(submission: Submission, result: CheckResult, report: str) -> dict[str, Any]:
     """The submission's counts: references checked, each verdict, retractions (a flag beside
-    any verdict), and the report's path relative to the summary."""
+    any verdict), the report's path relative to the summary, and as its problem a bibliography
+    it names that is not there (the rest of it was read and checked)."""
     verdicts = [r.verdict for r in result.references.values()]
+    missing = [f for f in result.findings if f.kind is FindingKind.MISSING_BIBLIOGRAPHY]
     return {
         "submission": submission.id,
         "kind": submission.kind.value,
@@ -48,7 +50,7 @@ def submission_row(submission: Submission, result: CheckResult, report: str) -> 
         "unverifiable": sum(v in _UNCHECKED for v in verdicts),
         "unparsed": verdicts.count(ReferenceVerdict.UNPARSED),
         "report": report,
-        "problem": "",
+        "problem": "; ".join(f.message for f in missing),
     }
 
 

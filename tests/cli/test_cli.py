@@ -131,8 +131,7 @@ def test_a_missing_bibliography_leaves_the_others_read(tmp_path: Path) -> None:
     (tmp_path / "here.bib").write_text("@misc{a, title = {A}}\n", encoding="utf-8")
     doc = tmp_path / "doc.md"
     doc.write_text(
-        "---\nbibliography:\n  - /home/author/laptop.bib\n  - here.bib\n---\n\n"
-        "Text [@a; @b].\n",
+        "---\nbibliography:\n  - /home/author/laptop.bib\n  - here.bib\n---\n\nText [@a; @b].\n",
         encoding="utf-8",
     )
     out = tmp_path / "r.json"

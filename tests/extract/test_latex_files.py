@@ -141,3 +141,18 @@ def test_a_bibliography_declared_in_the_projects_own_package_is_read(
     assert extraction.bibliographies == [tmp_path / "refs.bib"]
     assert extraction.nocite == ["listed"]
     assert [c.key for c in extraction.citations] == ["a"]
+
+
+def test_a_package_ends_at_its_own_endinput_line(tmp_path: Path) -> None:
+    (tmp_path / "mystyle.sty").write_text(
+        "\\ifx\\x\\undefined\\else\\endinput\\fi\n\\newcommand{\\y}{}\n  \\endinput\n"
+        "\\endinput\n% the documentation follows\nEveryone agrees~\\cite{you,me}.\n",
+        encoding="utf-8",
+    )
+    main = tmp_path / "main.tex"
+    main.write_text(
+        "\\documentclass{article}\n\\usepackage{mystyle}\n\\begin{document}\n"
+        "Text \\cite{a}.\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    assert [c.key for c in extract_latex(main).citations] == ["a"]

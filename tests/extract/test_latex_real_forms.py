@@ -64,7 +64,8 @@ def test_a_missing_bibliography_is_one_finding_and_the_report_is_written(
     )
     (tmp_path / "main.tex").write_text(text, encoding="utf-8")
     out = tmp_path / "report.json"
-    assert main(["latex", str(tmp_path / "main.tex"), "-o", str(out)]) == 2
+    # An error-level finding, as `strict` (the command line's default) decides.
+    assert main(["latex", str(tmp_path / "main.tex"), "-o", str(out)]) == 1
     report = json.loads(out.read_text())
     kinds = [(f["kind"], f["key"]) for f in report["findings"] if f["severity"] == "error"]
     assert kinds.count(("missing_bibliography", "")) == 1
