@@ -31,9 +31,11 @@ from citecore.extract.signals import locator_of, signal_of
 from citecore.model import Citation, CitationContext, CitationId, CitationMode, SourceLocation
 from citecore.pandoc.document import metadata_fields
 
-# Quarto (`@fig-x`) and pandoc-crossref (`@fig:x`) cross-references look like citations but are not.
+# Quarto (`@fig-x`) and pandoc-crossref (`@fig:x`) cross-references look like citations but are not;
+# nor are Quarto's (1.4+) references to callouts (`@tip-x`, `@nte-x`, `@wrn-x`, `@imp-x`, `@cau-x`).
 _CROSSREF = re.compile(
-    r"^(?:fig|tbl|sec|eq|lst|thm|lem|cor|prp|cnj|def|exm|exr|sol|rem|alg|apx|tab|chp)[-:]"
+    r"^(?:(?:fig|tbl|sec|eq|lst|thm|lem|cor|prp|cnj|def|exm|exr|sol|rem|alg|apx|tab|chp)[-:]"
+    r"|(?:tip|nte|wrn|imp|cau)-)"
 )
 
 _MODES = {

@@ -187,8 +187,13 @@ def test_nocite_keys_are_read() -> None:
         ("lst-code", True),
         ("thm-main", True),
         ("fig:old", True),
+        ("tip-towel", True),  # Quarto 1.4's callout references
+        ("wrn-tea", True),
+        ("nte-vogon", True),
         ("figueroa2020", False),
         ("secord1999", False),
+        ("tipton2019", False),
+        ("wrn:x", False),
     ],
 )
 def test_quarto_cross_references_are_recognized(key: str, expected: bool) -> None:
