@@ -358,10 +358,28 @@ def oracle(layout: Layout, root: Path) -> Reading:
     if done.returncode != 0 or cited.returncode != 0:
         return Reading(failure=f"pandoc: {stderr.strip()[-300:]}")
     # The keys as pandoc reads them (citeproc rewrites what it renders).
-    keys = tuple(ast_keys(json.loads(cited.stdout)))
-    # Quarto's cross-references (`@fig-x`) are resolved before citeproc runs: no citation.
-    not_found = {k for k in _NOT_FOUND.findall(stderr) if not is_crossref(k)}
+    # Quarto's cross-references (`@fig-x`, and its custom kinds `@dino-x` for a `crossref:`
+    # `custom:` kind `dino` in the project or the document) are resolved before citeproc runs.
+    kinds = _custom_kinds(layout, front, root) if layout.document.suffix == ".qmd" else set()
+
+    def cites(key: str) -> bool:
+        return not is_crossref(key) and key.split("-", 1)[0] not in kinds
+
+    keys = tuple(k for k in ast_keys(json.loads(cited.stdout)) if cites(k))
+    not_found = {k for k in _NOT_FOUND.findall(stderr) if cites(k)}
     return Reading(keys, frozenset(not_found))
+
+
+def _custom_kinds(layout: Layout, front: Mapping[str, Any], root: Path) -> set[str]:
+    """The `key` of every custom cross-reference kind the project or the document declares."""
+    kinds = set()
+    for level in [*_project_layers(layout.document, root), front]:
+        crossref = level.get("crossref")
+        custom = crossref.get("custom") if isinstance(crossref, dict) else None
+        for kind in custom if isinstance(custom, list) else []:
+            if isinstance(kind, dict) and kind.get("key"):
+                kinds.add(str(kind["key"]))
+    return kinds
 
 
 def ours(layout: Layout) -> Reading:

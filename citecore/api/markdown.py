@@ -133,7 +133,7 @@ def check_document(
     input (an unreadable file), never for problems in the citations or a missing bibliography
     (a finding)."""
     toolchain = toolchain or ToolchainMetadata()
-    extraction = extract_citations(doc, sources)
+    extraction = extract_citations(doc, sources, toolchain.crossref_kinds)
     with Cache(options.cache) as cache:
         bibliography, missing = load_document_bibliography(
             doc, options, search_dirs, sources, cache, toolchain

@@ -29,7 +29,8 @@ from citecore.extract.markdown_text import (
 from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
 from citecore.model import Citation, CitationContext, CitationId, CitationMode, SourceLocation
-from citecore.pandoc.document import metadata_fields
+from citecore.pandoc.document import metadata_fields, metadata_value
+from citecore.pandoc.project import custom_crossref_kinds
 
 # Quarto (`@fig-x`) and pandoc-crossref (`@fig:x`) cross-references look like citations but are not;
 # nor are Quarto's (1.4+) references to callouts (`@tip-x`, `@nte-x`, `@wrn-x`, `@imp-x`, `@cau-x`).
@@ -101,9 +102,12 @@ class _Context:
 class _Walker:
     """One pass over a document, producing citation groups in reading order."""
 
-    def __init__(self, file: str, matcher: LineMatcher | None) -> None:
+    def __init__(
+        self, file: str, matcher: LineMatcher | None, crossref_kinds: frozenset[str] = frozenset()
+    ) -> None:
         self.file = file
         self.matcher = matcher
+        self.crossref_kinds = crossref_kinds
         self.groups: list[CiteGroup] = []
         self.unmapped: list[Citation] = []
         self.comma_joined: list[tuple[str, Citation]] = []
@@ -112,6 +116,10 @@ class _Walker:
         # Inside a figure with a caption, pandoc 3 repeats the caption as the image's alt
         # text: the alt text's citations are the caption's, read once.
         self.in_captioned_figure = False
+
+    def is_crossref(self, key: str) -> bool:
+        """A cross-reference, Quarto's own kinds or the document's custom ones (`@dino-x`)."""
+        return is_crossref(key) or key.split("-", 1)[0] in self.crossref_kinds
 
     def blocks(self, blocks: Iterable[pf.Element], context: _Context) -> None:
         for block in blocks:
@@ -226,7 +234,7 @@ class _Walker:
                 text = " "
             elif isinstance(element, pf.Cite):
                 ids = [c.id for c in element.citations]
-                if all(is_crossref(key) for key in ids):
+                if all(self.is_crossref(key) for key in ids):
                     text = " ".join(f"@{key}" for key in ids)
                 else:
                     cites.append((position, element, inlines, in_image))
@@ -266,11 +274,11 @@ class _Walker:
         in_image: bool,
     ) -> None:
         citations = list(cite.citations)
-        keys = tuple(c.id for c in citations if not is_crossref(c.id))
+        keys = tuple(c.id for c in citations if not self.is_crossref(c.id))
         records = []
         for citation in citations:
             key = citation.id
-            if is_crossref(key):
+            if self.is_crossref(key):
                 continue
             location = self._location_for(key, context)
             prefix = inline_text(citation.prefix)
@@ -343,15 +351,20 @@ _METADATA_SKIPPED = frozenset(
 )
 
 
-def extract_citations(doc: pf.Doc, sources: Sequence[SourceFile] = ()) -> MarkdownExtraction:
+def extract_citations(
+    doc: pf.Doc, sources: Sequence[SourceFile] = (), crossref_kinds: Iterable[str] = ()
+) -> MarkdownExtraction:
     """Every citation in `doc` in reading order, each with its claim sentence and source line.
 
     `sources` are the Markdown files the document was read from; without them places are
     unknown. Metadata fields such as `abstract` are read too; `nocite`, `references` and the
-    bibliography settings are not (they name keys but cite nothing in the text).
+    bibliography settings are not (they name keys but cite nothing in the text). Quarto's
+    cross-references are no citations: its own kinds, the custom kinds of the document's
+    `crossref:` metadata and `crossref_kinds` (its project's).
     """
     matcher = LineMatcher(SourceIndex.build(sources)) if sources else None
-    walker = _Walker(sources[0].name if sources else "<stdin>", matcher)
+    kinds = custom_crossref_kinds(metadata_value(doc, "crossref")) | frozenset(crossref_kinds)
+    walker = _Walker(sources[0].name if sources else "<stdin>", matcher, kinds)
     for name, value in metadata_fields(doc).items():
         if name not in _METADATA_SKIPPED:
             walker.meta(value, _Context(CitationContext.METADATA))

@@ -64,8 +64,9 @@ class NamedFile:
 class ToolchainMetadata:
     """What the toolchain adds to a document's own metadata: the files it read (lowest
     precedence first), the bibliographies they name and how those meet the document's own, their
-    inline `references`, `nocite` keys and `citecheck:` options, and each layer that could not be
-    read (one line each: the document is still checked)."""
+    inline `references`, `nocite` keys and `citecheck:` options, each layer that could not be
+    read (one line each: the document is still checked), and the custom cross-reference kinds
+    its `crossref:` declares (`@dino-x` is no citation where `dino` is one)."""
 
     toolchain: str = "pandoc"
     files: tuple[str, ...] = ()
@@ -76,6 +77,7 @@ class ToolchainMetadata:
     nocite_all: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
     problems: tuple[str, ...] = ()
+    crossref_kinds: frozenset[str] = frozenset()
 
     def bibliographies_with(
         self, own: Sequence[str], document: Path, given: Sequence[str] = ()
@@ -279,6 +281,17 @@ def _nocite(value: Any) -> tuple[list[str], bool]:
     return keys, every
 
 
+def custom_crossref_kinds(crossref: object) -> frozenset[str]:
+    """The keys of Quarto's custom cross-reference kinds in a `crossref:` value
+    (`crossref: {custom: [{kind: float, key: dino}]}` makes `@dino-x` a cross-reference)."""
+    custom = crossref.get("custom") if isinstance(crossref, Mapping) else None
+    if not isinstance(custom, list):
+        return frozenset()
+    return frozenset(
+        str(kind["key"]) for kind in custom if isinstance(kind, Mapping) and kind.get("key")
+    )
+
+
 def _from_layers(
     toolchain: str,
     layers: Sequence[_Layer],
@@ -292,6 +305,7 @@ def _from_layers(
     nocite: list[str] = []
     every = False
     options: Any = {}
+    kinds: frozenset[str] = frozenset()
     for layer in layers:
         values = _for_format(layer.values, fmt) if fmt else dict(layer.values)
         bibliographies += _named(layer, as_names(values.get("bibliography")), document)
@@ -302,6 +316,7 @@ def _from_layers(
         every = every or star
         if isinstance(values.get("citecheck"), dict):
             options = quarto_merge(options, values["citecheck"])
+        kinds |= custom_crossref_kinds(values.get("crossref"))
     return ToolchainMetadata(
         toolchain,
         tuple(reader.files),
@@ -312,6 +327,7 @@ def _from_layers(
         every,
         options if isinstance(options, dict) else {},
         tuple(reader.problems),
+        kinds,
     )
 
 

@@ -218,3 +218,18 @@ def test_project_nocite_and_options_reach_the_check(tmp_path: Path) -> None:
     assert main(["check", str(tmp_path / "doc.qmd"), "--no-verify", "-o", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     assert not [f for f in report["findings"] if f["kind"] == "unused"]
+
+
+def test_custom_cross_reference_kinds_are_no_citations(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "_quarto.yml": "project:\n  type: book\nbibliography: refs.bib\n"
+            "crossref:\n  custom:\n    - kind: float\n      key: dino\n",
+            "refs.bib": _bib("knuth84"),
+            "doc.qmd": "---\ncrossref:\n  custom:\n    - kind: float\n      key: vid\n---\n\n"
+            "See @dino-trex, @vid-intro, @tip-towel and @knuth84; @ghost-x is no kind.\n",
+        },
+    )
+    assert toolchain_metadata(tmp_path / "doc.qmd", {}).crossref_kinds == {"dino"}
+    assert _undefined(tmp_path / "doc.qmd") == {"ghost-x"}
