@@ -390,6 +390,7 @@ def ours(layout: Layout) -> Reading:
     report = Path(tempfile.mkdtemp()) / "report.json"
     args = ["check", str(layout.document), "--no-verify", "-f", "json", "-o", str(report)]
     args += [a for b in layout.bibliographies for a in ("--bib", b)]
+    args += [a for m in layout.metadata_files for a in ("--metadata-file", m)]
     before = Path.cwd()
     os.chdir(layout.cwd)
     try:

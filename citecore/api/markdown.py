@@ -227,9 +227,11 @@ def check_markdown_document(
     )
 
 
-def document_toolchain(path: Path) -> ToolchainMetadata:
+def document_toolchain(path: Path, metadata_files: Sequence[Path] = ()) -> ToolchainMetadata:
     """What the toolchain of the Markdown file `path` adds to its own metadata: Quarto's
     project, R Markdown's output options, bookdown's first file (its front matter's `format:`
-    and `output:` read as those tools read them: YAML, after knitr)."""
+    and `output:` read as those tools read them: YAML, after knitr), and the `metadata_files`
+    given as to pandoc's `--metadata-file`."""
     text = path.read_text(encoding="utf-8", errors="replace")
-    return toolchain_metadata(path, front_matter_values(as_knitr_reads(path, text)))
+    args = [a for f in metadata_files for a in ("--metadata-file", str(f))]
+    return toolchain_metadata(path, front_matter_values(as_knitr_reads(path, text)), args)

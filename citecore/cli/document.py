@@ -42,6 +42,15 @@ def register(commands: Commands) -> None:
         "check a Markdown/Quarto/R Markdown document",
         "the document: .md, .qmd or .Rmd",
     )
+    check.add_argument(
+        "--metadata-file",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help="a YAML metadata file, as pandoc's --metadata-file: under the document's own "
+        "metadata (repeatable)",
+    )
     check.set_defaults(run=run_check)
     latex = _document_command(
         commands, "latex", "check a LaTeX project from its main file", "the main .tex file"
@@ -104,7 +113,7 @@ def run_check(args: argparse.Namespace) -> int:
     """Check a Markdown document; print or write the report; the exit status."""
     document = _document(args, "check")
     doc, sources = read_markdown_document(document)
-    toolchain = document_toolchain(document)
+    toolchain = document_toolchain(document, args.metadata_file)
     for problem in toolchain.problems:
         print(f"[WARNING] citecheck: {problem}", file=sys.stderr)
     options = resolve_options(

@@ -483,23 +483,39 @@ def toolchain_metadata(
 ) -> ToolchainMetadata:
     """What the document's toolchain adds to its own front matter (`own`, as plain values):
     Quarto's project and folder metadata for a `.qmd` or a document inside a Quarto project; R
-    Markdown's output options and bookdown's first file for an `.Rmd`; the `pandoc_args` a
-    pandoc command gives otherwise. Files that cannot be read are said in `problems`."""
+    Markdown's output options and bookdown's first file for an `.Rmd`; then what the pandoc
+    command line `pandoc_args` gives (`--bibliography` replaces every other; a
+    `--metadata-file` is under the rest, as pandoc reads it). Files that cannot be read are
+    said in `problems`."""
     suffix = document.suffix.lower()
     project = quarto_project(document)
     in_project = project is not None and document.stem.lower() != "readme"
     if project is not None and (suffix == ".qmd" or in_project):
-        return _quarto(document, project, own)
-    if is_knitr_source(document):
-        return _rmarkdown(document, own)
-    if pandoc_args:
-        reader = _Reader()
-        bibliographies, layers = pandoc_arguments_metadata(
-            pandoc_args, Path.cwd(), "the pandoc command", reader
-        )
-        rule = BibliographyRule.REPLACED if bibliographies else BibliographyRule.OWN
-        metadata = _from_layers("pandoc", layers, document, None, reader, rule)
-        if bibliographies:
-            return replace(metadata, bibliographies=tuple(bibliographies))
-        return metadata
-    return ToolchainMetadata()
+        metadata = _quarto(document, project, own)
+    elif is_knitr_source(document):
+        metadata = _rmarkdown(document, own)
+    else:
+        metadata = ToolchainMetadata()
+    return _with_command_line(metadata, document, pandoc_args) if pandoc_args else metadata
+
+
+def _with_command_line(
+    metadata: ToolchainMetadata, document: Path, pandoc_args: Sequence[str]
+) -> ToolchainMetadata:
+    """`metadata` with a pandoc command line's: its `--bibliography` files replace every
+    other, its `--metadata-file`s come under everything else."""
+    reader = _Reader()
+    given, layers = pandoc_arguments_metadata(pandoc_args, Path.cwd(), "the command line", reader)
+    extra = _from_layers("pandoc", layers, document, None, reader, BibliographyRule.OWN)
+    return replace(
+        metadata,
+        files=(*extra.files, *metadata.files),
+        bibliographies=tuple(given) or metadata.bibliographies or extra.bibliographies,
+        rule=BibliographyRule.REPLACED if given else metadata.rule,
+        references=(*extra.references, *metadata.references),
+        nocite=tuple(dict.fromkeys((*extra.nocite, *metadata.nocite))),
+        nocite_all=metadata.nocite_all or extra.nocite_all,
+        options=quarto_merge(dict(extra.options), dict(metadata.options)),
+        problems=(*extra.problems, *metadata.problems),
+        crossref_kinds=metadata.crossref_kinds | extra.crossref_kinds,
+    )

@@ -233,3 +233,21 @@ def test_custom_cross_reference_kinds_are_no_citations(tmp_path: Path) -> None:
     )
     assert toolchain_metadata(tmp_path / "doc.qmd", {}).crossref_kinds == {"dino"}
     assert _undefined(tmp_path / "doc.qmd") == {"ghost-x"}
+
+
+def test_a_metadata_file_given_to_check_is_under_the_documents_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "meta.yml": "bibliography: shared.bib\nnocite: '@listed'\n",
+            "shared.bib": _bib("s", "listed"),
+            "own.bib": _bib("o"),
+            "bare.md": "Text [@s; @o].\n",
+            "own.md": "---\nbibliography: own.bib\n---\n\nText [@s; @o].\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    assert _undefined(tmp_path / "bare.md", "--metadata-file", "meta.yml") == {"o"}
+    assert _undefined(tmp_path / "own.md", "--metadata-file", "meta.yml") == {"s"}
