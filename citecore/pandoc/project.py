@@ -39,7 +39,7 @@ from citecore.pandoc.knitr import is_knitr_source
 _QUARTO_FILES = ("_quarto.yml", "_quarto.yaml")
 _METADATA_FILES = ("_metadata.yml", "_metadata.yaml")
 # pandoc's citation key after `@` (its `citeKey` rule, without the braced form's freedom).
-_NOCITE_KEY = re.compile(r"@(\*|\{[^}]*\}|[\w][\w:.#$%&\-+?<>~/]*[\w])|@(\w)")
+_NOCITE_KEY = re.compile(r"(?<!\w)@(\*|\{[^}]*\}|[\w][\w:.#$%&\-+?<>~/]*[\w])|@(\w)")
 
 
 class BibliographyRule(Enum):
@@ -460,8 +460,12 @@ def _rmarkdown(document: Path, own: Mapping[str, Any]) -> ToolchainMetadata:
     shared = _output_formats(reader.read(output_file)) if output_file is not None else {}
     chosen = next(iter(formats), None) or next(iter(shared), None)
     options = {**shared.get(chosen, {}), **formats.get(chosen, {})} if chosen else {}
-    raw = options.get("pandoc_args") or []
-    args = shlex.split(raw) if isinstance(raw, str) else [str(a) for a in _listed(raw)]
+    raw = options.get("pandoc_args") or [] if isinstance(options, dict) else []
+    try:
+        args = shlex.split(raw) if isinstance(raw, str) else [str(a) for a in _listed(raw)]
+    except ValueError as exc:  # an unclosed quote: rmarkdown would not run pandoc either
+        reader.problems.append(f"{document}: output's pandoc_args are not read ({exc})")
+        args = []
     named_by = str(output_file) if chosen in shared and chosen not in formats else str(document)
     bibliographies, arg_layers = pandoc_arguments_metadata(args, folder, named_by, reader)
     layers += arg_layers
