@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from citecore.extract.markdown import extract_citations, nocite_keys
 from citecore.pandoc.document import load_document, metadata_value
+from citecore.pandoc.knitr import blank_chunks
 from citecore.pandoc.reader import read_markdown
 from tests.generated_markdown import ast_keys
 from tests.knitr_oracle import have_knitr, knit
@@ -125,3 +126,40 @@ def test_the_front_matter_is_read_as_knitr_and_pandoc_read_it(
     assert nocite_keys(doc) == nocite_keys(expected)
     cited = [c.key for c in extract_citations(doc).citations]
     assert cited == ast_keys(json.loads(knitted)) == ["lecun2015"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                'title: "',
+                "date: '",
+                "`r x`",
+                "`r f('a', \"b\")`",
+                '"',
+                "'",
+                "''",
+                '\\"',
+                " ",
+                "- ",
+                "key: ",
+                "\n",
+                "  ",
+                "`",
+                "{r} y`",
+                "`{python} z`",
+                "text",
+            ]
+        ),
+        max_size=30,
+    )
+)
+def test_blanking_keeps_every_offset_and_touches_only_code(pieces: list[str]) -> None:
+    text = "---\n" + "".join(pieces) + "\n---\n\nBody `r 1` [@a].\n"
+    blanked = blank_chunks(text)
+    assert len(blanked) == len(text)
+    assert [i for i, c in enumerate(blanked) if c == "\n"] == [
+        i for i, c in enumerate(text) if c == "\n"
+    ]
+    assert all(b == a or b == " " for a, b in zip(text, blanked, strict=True))
