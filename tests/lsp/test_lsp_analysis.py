@@ -59,6 +59,24 @@ def test_a_bibliography_not_found_is_said_and_the_rest_checked(folder: Path) -> 
     assert FindingKind.COMMA_SEPARATED_KEYS in {f.kind for f in analysis.result.findings}
 
 
+def test_the_editor_reads_the_projects_bibliographies_as_a_build_does(folder: Path) -> None:
+    (folder / "_quarto.yml").write_text("project:\n  type: book\nbibliography: refs.bib\n")
+    (folder / "ch").mkdir()
+    chapter = folder / "ch" / "one.qmd"
+    text = '---\ndate: "`r Sys.Date()`"\nbibliography: ../more.bib\n---\n\n[@known; @other; @x]\n'
+    analysis = analyse_document(chapter, text, {"verify": False})
+    undefined = [f.key for f in analysis.result.findings if f.kind is FindingKind.UNDEFINED]
+    assert undefined == ["x"] and analysis.problems == []
+
+
+def test_an_editors_missing_bibliography_leaves_the_others_read(folder: Path) -> None:
+    text = "---\nbibliography: [/home/author/gone.bib, refs.bib]\n---\n\n[@known; @x]\n"
+    analysis = analyse_document(folder / "paper.md", text, {"verify": False})
+    undefined = [f.key for f in analysis.result.findings if f.kind is FindingKind.UNDEFINED]
+    assert undefined == ["x"]
+    assert len(analysis.problems) == 1 and "gone.bib" in analysis.problems[0]
+
+
 def test_the_documents_own_options_apply(folder: Path) -> None:
     text = (
         "---\nbibliography: refs.bib\ncitecheck:\n  cutoff: 2000-01-01\n---\n\nA claim [@known].\n"
