@@ -8,8 +8,12 @@ from typing import Any
 
 import yaml
 
-# The YAML block pandoc reads first: `---` on the first line, closed by `---` or `...`.
-FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
+# The YAML block pandoc reads first: `---` on the first line, closed by `---` or `...`; after
+# a byte-order mark and with Windows line ends too (RStudio on Windows writes both; an editor
+# sends its text as it is).
+FRONT_MATTER = re.compile(
+    r"\A\ufeff?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL
+)
 
 _MAP_START = re.compile(r"citecheck:[ \t]*(?:#.*)?$")
 _INLINE_MAP = re.compile(r"citecheck:[ \t]*\{(?P<body>.*)\}[ \t]*(?:#.*)?$")
@@ -27,7 +31,7 @@ def option_lines(text: str) -> dict[str, int]:
         return {}
     lines: dict[str, int] = {}
     in_map, indent = False, ""
-    for number, line in enumerate(match.group(1).split("\n"), start=2):
+    for number, line in enumerate(match.group(1).replace("\r", "").split("\n"), start=2):
         if in_map:
             key = _KEY.match(line)
             if key is not None:

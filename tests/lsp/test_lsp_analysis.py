@@ -97,3 +97,10 @@ def test_the_documents_own_options_apply(folder: Path) -> None:
 )
 def test_semicolons_where_a_comma_joins_keys(written: str, fixed: str) -> None:
     assert semicolon_separated(written) == fixed
+
+
+@pytest.mark.parametrize("start", ["---\r\n", "\ufeff---\n"], ids=["windows-line-ends", "bom"])
+def test_a_front_matter_from_windows_is_read(folder: Path, start: str) -> None:
+    end = "\r\n" if "\r" in start else "\n"
+    text = end.join([start.rstrip("\r\n"), "bibliography: refs.bib", "---", "", "[@known]", ""])
+    assert _kinds(folder, text) == []
