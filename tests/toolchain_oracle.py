@@ -53,6 +53,12 @@ class Layout:
     cwd: Path
     bibliographies: tuple[str, ...] = ()
     metadata_files: tuple[str, ...] = ()
+    by_quarto: bool = False  # rendered by Quarto: a `.qmd`, or any document of Quarto's tests
+
+    @property
+    def quarto(self) -> bool:
+        """Whether Quarto renders the document (its project metadata and cross-references)."""
+        return self.by_quarto or self.document.suffix.lower() == ".qmd"
 
 
 @dataclass(frozen=True)
@@ -120,7 +126,7 @@ def lay_out(item: Mapping[str, Any], siblings: Mapping[str, str], root: Path) ->
             _command_values(cmd, ("--bibliography",)),
             _command_values(cmd, ("--metadata-file",)),
         )
-    return Layout(item["id"], document, document.parent)
+    return Layout(item["id"], document, document.parent, by_quarto=True)
 
 
 # Quarto's merge, from its source: a deep merge of maps in which a list on either side joins
@@ -324,10 +330,7 @@ def oracle(layout: Layout, root: Path) -> Reading:
     args = [pandoc_path(), "-f", "markdown", "--citeproc", "-t", "json"]
     args += [a for m in layout.metadata_files for a in ("--metadata-file", m)]
     front = _front_matter(text)
-    if layout.document.suffix.lower() == ".qmd":
-        names = quarto_bibliographies(layout.document, front, root)
-    else:
-        names = []
+    names = quarto_bibliographies(layout.document, front, root) if layout.quarto else []
     named = list(layout.bibliographies) or names
     if not named:
         own = front.get("bibliography")
@@ -360,7 +363,7 @@ def oracle(layout: Layout, root: Path) -> Reading:
     # The keys as pandoc reads them (citeproc rewrites what it renders).
     # Quarto's cross-references (`@fig-x`, and its custom kinds `@dino-x` for a `crossref:`
     # `custom:` kind `dino` in the project or the document) are resolved before citeproc runs.
-    kinds = _custom_kinds(layout, front, root) if layout.document.suffix == ".qmd" else set()
+    kinds = _custom_kinds(layout, front, root) if layout.quarto else set()
 
     def cites(key: str) -> bool:
         return not is_crossref(key) and key.split("-", 1)[0] not in kinds
