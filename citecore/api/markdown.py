@@ -29,13 +29,10 @@ from citecore.options import Options
 from citecore.pandoc.document import metadata_value
 from citecore.pandoc.front_matter import field_spans, front_matter_values
 from citecore.pandoc.knitr import as_knitr_reads
-from citecore.pandoc.project import (
-    ToolchainMetadata,
-    as_names,
-    book_chapters,
-    toolchain_metadata,
-)
+from citecore.pandoc.metadata_layers import ToolchainMetadata, as_names
+from citecore.pandoc.project import toolchain_metadata
 from citecore.pandoc.reader import read_markdown, read_markdown_book
+from citecore.pandoc.rmarkdown_project import book_chapters
 from citecore.verify import Verifier
 
 logger = logging.getLogger(__name__)

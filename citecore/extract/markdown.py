@@ -30,7 +30,7 @@ from citecore.extract.sentences import sentence_spans
 from citecore.extract.signals import locator_of, signal_of
 from citecore.model import Citation, CitationContext, CitationId, CitationMode, SourceLocation
 from citecore.pandoc.document import metadata_fields, metadata_value
-from citecore.pandoc.project import custom_crossref_kinds
+from citecore.pandoc.metadata_layers import custom_crossref_kinds
 
 # Quarto (`@fig-x`) and pandoc-crossref (`@fig:x`) cross-references look like citations but are not;
 # nor are Quarto's (1.4+) references to callouts (`@tip-x`, `@nte-x`, `@wrn-x`, `@imp-x`, `@cau-x`).

@@ -45,7 +45,8 @@ from citecore.model import (
 from citecore.options import Options, resolve_options
 from citecore.pandoc.front_matter import front_matter_values, option_lines
 from citecore.pandoc.knitr import as_knitr_reads
-from citecore.pandoc.project import NamedFile, ToolchainMetadata, as_names, toolchain_metadata
+from citecore.pandoc.metadata_layers import NamedFile, ToolchainMetadata, as_names
+from citecore.pandoc.project import toolchain_metadata
 from citecore.verify.registry import registry_verifier
 
 BIBLIOGRAPHY_SUFFIXES = (".bib", ".bibtex")

@@ -85,7 +85,8 @@ def value(draw: st.DrawFn, indent: str = "") -> str:
 def front_matter(draw: st.DrawFn) -> str:
     names = draw(
         st.lists(
-            st.sampled_from(["title", "subtitle", "date", "author", "abstract", "params"]),
+            # not `params`: knitr reads it as R parameters, each map needing a `value`
+            st.sampled_from(["title", "subtitle", "date", "author", "abstract", "keywords"]),
             min_size=1,
             max_size=4,
             unique=True,

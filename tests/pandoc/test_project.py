@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from citecore.cli import main
-from citecore.pandoc.project import (
+from citecore.pandoc.metadata_layers import (
     BibliographyRule,
     NamedFile,
     ToolchainMetadata,
     quarto_merge,
-    quarto_project,
-    toolchain_metadata,
 )
+from citecore.pandoc.project import toolchain_metadata
+from citecore.pandoc.quarto_project import quarto_project
 
 _ENTRY = "@misc{{{key}, title = {{A work called {key}}}, year = 2020}}\n"
 

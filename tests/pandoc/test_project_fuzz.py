@@ -11,7 +11,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citecore.pandoc.project import ToolchainMetadata, toolchain_metadata
+from citecore.pandoc.metadata_layers import ToolchainMetadata
+from citecore.pandoc.project import toolchain_metadata
 
 SCALARS = st.one_of(
     st.none(),
