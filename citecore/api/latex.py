@@ -21,7 +21,6 @@ from citecore.findings import (
 from citecore.model import (
     Bibliography,
     CheckResult,
-    Citation,
     Finding,
     FindingKind,
     SourceLocation,
@@ -54,10 +53,10 @@ def check_latex_file(main: Path, options: Options, verifier: Verifier | None = N
         )
         for path, problem in extraction.key_problems
     ]
-    citations, matched = _as_bibtex_finds(extraction, bibliography)
+    bibliography, matched = _as_bibtex_finds(extraction, bibliography)
     found += matched
     return check_citations(
-        citations,
+        list(extraction.citations),
         bibliography,
         options,
         verifier,
@@ -73,24 +72,25 @@ _BIBLATEX = re.compile(r"\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\])?\s*\{b
 
 def _as_bibtex_finds(
     extraction: LatexExtraction, bibliography: Bibliography
-) -> tuple[list[Citation], list[Finding]]:
-    """The citations as BibTeX resolves them: it matches a key to an entry whatever their case
-    (`\\cite{pirl}` prints `@article{PIRL`), so such a citation cites that entry, with a
-    warning, since biber and pandoc match case exactly; but it takes the first spelling of a
-    key it meets, and a later other spelling is an error that leaves it undefined. A biblatex
-    project's citations are left as written."""
+) -> tuple[Bibliography, list[Finding]]:
+    """The bibliography as BibTeX resolves the citations: it matches a key to an entry whatever
+    their case (`\\cite{pirl}` prints `@article{PIRL`) and writes the entry under the spelling
+    cited, so such an entry is known here by that spelling too — every report names the key as
+    the writer cited it — with a warning, since biber and pandoc match case exactly; but BibTeX
+    takes the first spelling of a key it meets, and a later other spelling is an error that
+    leaves it undefined. A biblatex project's entries are left as written."""
     texts = (f.read_text(encoding="utf-8", errors="replace") for f in extraction.files)
     if any(_BIBLATEX.search(text) for text in texts):
-        return list(extraction.citations), []
+        return bibliography, []
     by_case: dict[str, list[str]] = {}
     for key in bibliography.references:
         by_case.setdefault(key.casefold(), []).append(key)
-    citations, warnings = [], []
+    warnings = []
+    cited_as: dict[str, str] = {}  # an entry's key → the spelling BibTeX takes for it
     first: dict[str, str] = {}  # BibTeX takes the first spelling it meets of each key
     for citation in extraction.citations:
         spelled = first.setdefault(citation.key.casefold(), citation.key)
         if spelled != citation.key:
-            citations.append(citation)  # undefined in the PDF, and so here
             warnings.append(
                 finding(
                     FindingKind.INVALID_KEY,
@@ -103,9 +103,8 @@ def _as_bibtex_finds(
             continue
         entries = by_case.get(citation.key.casefold(), [])
         if citation.key in bibliography.references or len(entries) != 1:
-            citations.append(citation)
             continue
-        citations.append(replace(citation, key=entries[0]))
+        cited_as.setdefault(entries[0], citation.key)
         warnings.append(
             finding(
                 FindingKind.INVALID_KEY,
@@ -115,7 +114,13 @@ def _as_bibtex_finds(
                 citation.location,
             )
         )
-    return citations, warnings
+    if not cited_as:
+        return bibliography, warnings
+    references = {
+        cited_as.get(key, key): replace(entry, key=cited_as[key]) if key in cited_as else entry
+        for key, entry in bibliography.references.items()
+    }
+    return replace(bibliography, references=references), warnings
 
 
 _FILECONTENTS = re.compile(r"\\begin\s*\{filecontents\*?\}\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")

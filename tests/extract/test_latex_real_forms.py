@@ -170,6 +170,23 @@ def test_a_key_bibtex_matches_whatever_its_case_cites_that_entry(tmp_path: Path)
     assert "undefined" not in (tmp_path / "main.log").read_text(errors="replace")
 
 
+def test_a_key_bibtex_matches_whatever_its_case_is_reported_as_cited(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text(
+        "@article{Gonzalezdelgado2005, title={T}, author={G, A}, journal={J}, year=2005}\n"
+    )
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\nAs shown \\cite{GonzalezDelgado2005}.\n"
+        "\\bibliographystyle{plain}\\bibliography{refs}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "report.json"
+    main(["latex", str(tmp_path / "main.tex"), "--no-verify", "-o", str(out)])
+    report = json.loads(out.read_text())
+    assert [c["key"] for c in report["citations"]] == ["GonzalezDelgado2005"]
+    kinds = {(f["kind"], f["key"]) for f in report["findings"]}
+    assert kinds == {("invalid_key", "GonzalezDelgado2005")}  # never unused, never undefined
+
+
 @requires_latex
 def test_a_second_spelling_of_a_key_is_undefined_as_bibtex_leaves_it(tmp_path: Path) -> None:
     (tmp_path / "refs.bib").write_text("@misc{dqn, title={D}, author={X, Y}, year=2015}\n")
