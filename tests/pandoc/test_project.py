@@ -251,3 +251,23 @@ def test_a_metadata_file_given_to_check_is_under_the_documents_own(
     monkeypatch.chdir(tmp_path)
     assert _undefined(tmp_path / "bare.md", "--metadata-file", "meta.yml") == {"o"}
     assert _undefined(tmp_path / "own.md", "--metadata-file", "meta.yml") == {"s"}
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "---\nnocite: |\n  @listed, @gone\nbibliography: refs.bib\n---\n\nText [@cited].\n",
+        "---\nnocite: '@listed @gone'\nbibliography: refs.bib\n---\n\nText [@cited].\n",
+        "---\nbibliography: refs.bib\n---\n\nText [@cited].\n\n---\nnocite: |\n"
+        "  @listed, @gone\n...\n",
+    ],
+    ids=["yaml-block", "inlines", "a-later-yaml-block"],
+)
+def test_nocite_in_every_form_lists_entries_and_cites_nothing(tmp_path: Path, listing: str) -> None:
+    _write(tmp_path, {"refs.bib": _bib("cited", "listed", "spare"), "doc.md": listing})
+    out = tmp_path / "r.json"
+    main(["check", str(tmp_path / "doc.md"), "--no-verify", "-o", str(out)])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert [c["key"] for c in report["citations"]] == ["cited"]
+    kinds = sorted((f["kind"], f["key"]) for f in report["findings"])
+    assert kinds == [("nocite_not_found", "gone"), ("unused", "spare")]
