@@ -45,7 +45,12 @@ from citecore.model import (
 from citecore.options import Options, resolve_options
 from citecore.pandoc.front_matter import front_matter_values, option_lines
 from citecore.pandoc.knitr import as_knitr_reads
-from citecore.pandoc.metadata_layers import NamedFile, ToolchainMetadata, as_names
+from citecore.pandoc.metadata_layers import (
+    NamedFile,
+    ToolchainMetadata,
+    as_names,
+    custom_crossref_kinds,
+)
 from citecore.pandoc.project import toolchain_metadata
 from citecore.verify.registry import registry_verifier
 
@@ -122,8 +127,20 @@ def _latex_main(path: Path, workspace: Path) -> Path:
     return _MAINS[known]
 
 
+def _toolchain(path: Path, text: str) -> ToolchainMetadata:
+    """What a Markdown document's toolchain adds to its front matter (nothing for LaTeX)."""
+    if path.suffix.lower() in LATEX_SUFFIXES:
+        return ToolchainMetadata()
+    return toolchain_metadata(path, _front_matter(path, text))
+
+
 def _bibliography_paths(
-    path: Path, text: str, options: Options, workspace: Path, problems: list[str]
+    path: Path,
+    text: str,
+    options: Options,
+    workspace: Path,
+    problems: list[str],
+    project: ToolchainMetadata,
 ) -> list[Path]:
     """The bibliography files of a document: the options', else what it names itself (its
     front matter with its toolchain's project files, or for LaTeX its main file's
@@ -136,11 +153,9 @@ def _bibliography_paths(
             for n in list(options.bibliographies) or _latex_project(main).bibliographies
         ]
     else:
-        front = _front_matter(path, text)
-        toolchain = toolchain_metadata(path, front)
-        own = as_names(front.get("bibliography"))
-        named = toolchain.bibliographies_with(own, path, options.bibliographies)
-        problems += toolchain.problems
+        own = as_names(_front_matter(path, text).get("bibliography"))
+        named = project.bibliographies_with(own, path, options.bibliographies)
+        problems += project.problems
     found: list[Path] = []
     for name in named:
         try:
@@ -154,11 +169,10 @@ def _bibliography_paths(
     return list(dict.fromkeys(found))
 
 
-def _options(path: Path, text: str, layer: Mapping[str, Any]) -> Options:
-    front = _front_matter(path, text)
-    latex = path.suffix.lower() in LATEX_SUFFIXES
-    project = ToolchainMetadata() if latex else toolchain_metadata(path, front)
-    own = front.get("citecheck")
+def _options(
+    path: Path, text: str, layer: Mapping[str, Any], project: ToolchainMetadata
+) -> Options:
+    own = _front_matter(path, text).get("citecheck")
     metadata = {**project.options, **(own if isinstance(own, dict) else {})}
     # Each keystroke is analysed: sources are fetched by builds and `sources fetch`, not here.
     return resolve_options(
@@ -206,10 +220,17 @@ def analyse_document(
     macros = None
     if path.suffix.lower() in LATEX_SUFFIXES:
         macros = _latex_project(_latex_main(path, workspace)).macros
-    citations = citations_of(str(path), text, macros)
+    project = _toolchain(path, text)
+    # Quarto's custom cross-reference kinds (the project's and the document's): no citations.
+    kinds = project.crossref_kinds | custom_crossref_kinds(
+        _front_matter(path, text).get("crossref")
+    )
+    citations = [
+        c for c in citations_of(str(path), text, macros) if c.key.split("-", 1)[0] not in kinds
+    ]
     problems: list[str] = []
-    options = _options(path, text, {**layer, "offline": True})
-    paths = _bibliography_paths(path, text, options, workspace, problems)
+    options = _options(path, text, {**layer, "offline": True}, project)
+    paths = _bibliography_paths(path, text, options, workspace, problems, project)
     try:
         with Cache(options.cache) as cache:
             bibliography = load_bibliographies(paths, cache=cache)
@@ -231,8 +252,9 @@ def analyse_document(
     extra = [] if latex else _comma_joined(path, citations)
     nocite = latex_nocite(text, macros, path) if latex else markdown_nocite(text)
     if not latex:  # as a build reads them: a key no entry defines is citeproc's silent drop
-        listed, dropped = nocite_entries(nocite[0], bibliography)
-        nocite, extra = (listed, nocite[1]), [*extra, *dropped]
+        keys = list(dict.fromkeys([*project.nocite, *nocite[0]]))
+        listed, dropped = nocite_entries(keys, bibliography)
+        nocite, extra = (listed, nocite[1] or project.nocite_all), [*extra, *dropped]
     result = check_citations(
         records,
         bibliography,

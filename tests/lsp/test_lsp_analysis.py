@@ -104,3 +104,14 @@ def test_a_front_matter_from_windows_is_read(folder: Path, start: str) -> None:
     end = "\r\n" if "\r" in start else "\n"
     text = end.join([start.rstrip("\r\n"), "bibliography: refs.bib", "---", "", "[@known]", ""])
     assert _kinds(folder, text) == []
+
+
+def test_the_editor_reads_the_projects_nocite_and_cross_reference_kinds(folder: Path) -> None:
+    (folder / "_quarto.yml").write_text(
+        "project:\n  type: book\nbibliography: refs.bib\nnocite: '@other @gone'\n"
+        "crossref:\n  custom:\n    - kind: float\n      key: dino\n"
+    )
+    (folder / "refs.bib").write_text(BIB + (folder / "more.bib").read_text())
+    analysis = analyse_document(folder / "ch.qmd", "[@known] and @dino-trex.\n", {"verify": False})
+    kinds = sorted((f.kind.value, f.key) for f in analysis.result.findings)
+    assert kinds == [("nocite_not_found", "gone")]
