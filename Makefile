@@ -121,3 +121,4 @@ bench: install install-tex install-r
 	$(PYTHON) bench/reflist_layouts.py --examples 1000
 	$(PYTHON) bench/screen_scale.py --records 1000000 --submissions 500
 	$(PYTHON) bench/wild_sweep.py
+	$(PYTHON) bench/toolchain_oracle.py
