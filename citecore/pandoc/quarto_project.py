@@ -1,6 +1,7 @@
 """Quarto's metadata for a document: its project's configuration (`_quarto.yml` with its
 `metadata-files`, the active profiles' `_quarto-<name>.yml` and `_quarto.yml.local`) and every
-`_metadata.yml` from the project's root down to the document's folder, for the document's first
+`_metadata.yml` on the way down to the document's folder (the project folder's own only for a
+document in it), for the document's first
 format — as Quarto's `projectContext`, `initializeProfileConfig`, `directoryMetadataForInputFile`
 and `resolveFormats` assemble them. The rules: docs/toolchain-metadata.md.
 """
@@ -78,8 +79,11 @@ def _quarto_layers(document: Path, project: Path, reader: LayerReader) -> list[M
     config.pop("profile", None)
     layers = [MetadataLayer(config, project, str(config_file))]
     folder = project
+    # Quarto walks the folders below the project's, from the first down to the document's
+    # (`directoryMetadataForInputFile`): the project folder's own `_metadata.yml` is read only
+    # for a document that lies in it.
     inside = document.absolute().parent.relative_to(project).parts
-    for part in ("", *inside):
+    for part in inside or ("",):
         folder = folder / part if part else folder
         found = first_file(folder, _METADATA_FILES)
         if found is not None:
