@@ -4,8 +4,9 @@ assembles it before pandoc runs:
 - **Quarto** (a `.qmd`, or any Markdown file inside a Quarto project): the project file
   `_quarto.yml` (with its `metadata-files`, the active profiles' `_quarto-<name>.yml` and
   `_quarto.yml.local`), then every `_metadata.yml` on the way down to the document's
-  folder (the project folder's own only for a document in it), merged as Quarto's `mergeConfigs` merges them — maps deeply, a list on
-  either side joined with the other side's values — for the document's first format (its
+  folder (the project folder's own only for a document in it), merged as Quarto's
+  `mergeConfigs` merges them — maps deeply, a list on either side joined with the other
+  side's values — for the document's first format (its
   `format:` block merged over the top level). `bibliography` is always a list there, so the
   project's, the folders' and the document's own bibliographies are all read. A relative path
   that names a file beside the layer that says it is that file (Quarto's
