@@ -28,6 +28,7 @@ from citecore.filter.wire import (
     send_frame,
     server_address,
     server_wanted,
+    starting_mark,
 )
 
 _CONNECT_SECONDS = 1.0
@@ -82,6 +83,9 @@ def _exchange(
     request = BuildRequest(
         output_format, tuple(inputs), str(Path.cwd()), dict(os.environ), _umask()
     )
+    # Connected: handing over the build and hearing that a child runs it may take longer than
+    # the connection did on a loaded machine.
+    connection.settimeout(_ACCEPT_SECONDS)
     send_frame(connection, request.encode())
     send_frame(connection, ast)
     # A child that cannot even say it runs (a fork gone wrong) is not waited for; one that runs
@@ -109,12 +113,6 @@ def _umask() -> int:
     current = os.umask(0o022)
     os.umask(current)
     return current
-
-
-def starting_mark(address: Path) -> Path:
-    """The file that says a server for `address` is being started (it warms up for a second
-    before it listens: the builds meanwhile start no other)."""
-    return address.with_name(address.name + ".starting")
 
 
 def start_server(address: Path) -> None:

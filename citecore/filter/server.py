@@ -30,9 +30,15 @@ from pathlib import Path
 
 from citecore.bib.latex_text import decode_latex
 from citecore.errors import CitecheckError
-from citecore.filter.client import starting_mark
 from citecore.filter.process import replay_or_check
-from citecore.filter.wire import Accepted, BuildAnswer, BuildRequest, receive_frame, send_frame
+from citecore.filter.wire import (
+    Accepted,
+    BuildAnswer,
+    BuildRequest,
+    receive_frame,
+    send_frame,
+    starting_mark,
+)
 from citecore.logs import configure_logging
 from citecore.options import Options, resolve_options
 from citecore.startup import CHECK_ONLY

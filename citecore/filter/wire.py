@@ -109,6 +109,13 @@ def server_address(environ: Mapping[str, str]) -> Path | None:
     return path if len(os.fsencode(path)) <= _MAX_SOCKET_PATH else None
 
 
+def starting_mark(address: Path) -> Path:
+    """The file that says a server for `address` is being started (it warms up for a second
+    before it listens: the builds meanwhile start no other). The client makes it, the server
+    removes it once it listens."""
+    return address.with_name(address.name + ".starting")
+
+
 def send_frame(connection: socket.socket, data: bytes) -> None:
     """Send one frame: its length, then its bytes."""
     connection.sendall(_LENGTH.pack(len(data)) + data)
