@@ -2,7 +2,7 @@
 
 Failures of the things citecheck checks (a malformed entry, an unreachable registry) are values in
 the report, not exceptions. These exceptions are for input citecheck cannot work with at all, and
-each carries the exit code the command line maps it to (DESIGN.md, "Exit codes").
+each carries the exit code the command line maps it to (docs/design.md, "Exit codes").
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from enum import IntEnum
 
 class ExitCode(IntEnum):
     """Every exit status citecheck gives, the same for the command line, the pandoc filter and
-    the latexmk hook (README, "Exit codes")."""
+    the latexmk hook (docs/design.md, "Exit codes")."""
 
     OK = 0
     FINDINGS = 1  # findings that fail the run (strict mode or `fail-on`)

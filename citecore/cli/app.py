@@ -1,5 +1,5 @@
 """`citecheck`: the parser of every command, and the one place that maps failures to exit codes
-(DESIGN.md, "Exit codes")."""
+(docs/design.md, "Exit codes")."""
 
 from __future__ import annotations
 

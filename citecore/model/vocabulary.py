@@ -76,7 +76,7 @@ _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
 
 class ReferenceVerdict(Enum):
-    """Whether a bibliography entry exists and is cited right (see DESIGN.md, "Words").
+    """Whether a bibliography entry exists and is cited right (docs/design.md, "Words").
 
     `UNCHECKED` means no registry verification ran for this entry (offline run without a cached
     verdict, or no verifier configured); it is not a judgement about the entry.

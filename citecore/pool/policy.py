@@ -1,4 +1,4 @@
-"""Literature-pool rules (DESIGN.md, "Rules for a literature pool"): coverage of the pool by the
+"""Literature-pool rules (docs/design.md, "Rules"): coverage of the pool by the
 document, and the publication cut-off.
 """
 

@@ -16,8 +16,8 @@ from citecore.registries.catalogue import KEY_VARIABLES, REGISTRIES
 from citecore.registries.registry import Identity, SourcePolicy
 from citecore.version import __version__
 
-# The published limits and addresses, as each adapter declares them (DESIGN.md, "Network
-# etiquette"); override per run with ClientSettings or the environment.
+# The published limits and addresses, as each adapter declares them (docs/design.md,
+# "Manners with the registries"); override per run with ClientSettings or the environment.
 POLICIES: Mapping[Source, SourcePolicy] = {s: r.policy for s, r in REGISTRIES.items()}
 BASE_URLS: Mapping[Source, str] = {s: r.base_url for s, r in REGISTRIES.items()}
 

@@ -1,4 +1,4 @@
-"""The JSON report: a public contract (DESIGN.md, "The JSON report"), schema version 1."""
+"""The JSON report: a public contract (docs/design.md, "The JSON report"), schema version 1."""
 
 from __future__ import annotations
 

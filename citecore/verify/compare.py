@@ -1,5 +1,5 @@
-"""Field-by-field comparison of a cited reference with a registry record (DESIGN.md,
-"Rules for verification"). Pure functions: no network, no state.
+"""Field-by-field comparison of a cited reference with a registry record (docs/verification.md,
+"What is compared"). Pure functions: no network, no state.
 
 What is not given is not checked; a rule that cannot decide adds a note instead of a mismatch.
 """
@@ -250,7 +250,7 @@ def _venue_mismatch(reference: Reference, record: WorkRecord) -> FieldMismatch |
 
 
 def compare(reference: Reference, record: WorkRecord) -> Comparison:
-    """Every rule of DESIGN.md applied to one reference and one record."""
+    """Every rule of docs/verification.md applied to one reference and one record."""
     mismatches: list[FieldMismatch] = []
     notes: list[str] = []
     title = (

@@ -1,5 +1,4 @@
-"""Routing one reference through the registries to a verdict (DESIGN.md, "Rules for
-verification").
+"""Routing one reference through the registries to a verdict (docs/verification.md).
 
 Identifiers first (`by_identifier`): every DOI to its agency, every arXiv id to DataCite, then
 arXiv for what DataCite leaves open. An identifier that does not exist is a mismatch even when

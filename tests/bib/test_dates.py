@@ -1,4 +1,4 @@
-"""Dates as bibliographies write them, and the cut-off rule exactly as DESIGN.md states it:
+"""Dates as bibliographies write them, and the cut-off rule exactly as docs/design.md states it:
 a cited work must strictly predate the cut-off; a year alone counts as December 31, a year and
 month as the 1st of the month."""
 
