@@ -4,8 +4,8 @@ The passage's tokens are aligned to the source's tokens by longest common subseq
 inside a few candidate windows: the passage's rarest tokens vote, through an inverted index, on
 where in the source the passage starts, and the LCS (rapidfuzz, in C++) runs on the best-voted
 windows. Coverage is the share of the passage's tokens matched in order; density is the share of
-the matched source span that those matches fill. docs/grounding.md's gates: coverage ≥ 0.75 and density
-≥ 0.33, or 0.5 and 0.2 for citations introduced by a signal ("see", "cf.").
+the matched source span that those matches fill. docs/grounding.md's gates: coverage ≥ 0.75 and
+density ≥ 0.33, or 0.5 and 0.2 for citations introduced by a signal ("see", "cf.").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The JSON report holds to its published schema (docs/report.schema.json, the contract docs/design.md
-states): the schema's vocabularies are the code's, and reports of generated results and of a
-real run validate against it (jsonschema, draft 2020-12)."""
+"""The JSON report holds to its published schema (docs/report.schema.json, the contract
+docs/design.md states): the schema's vocabularies are the code's, and reports of generated
+results and of a real run validate against it (jsonschema, draft 2020-12)."""
 
 from __future__ import annotations
 

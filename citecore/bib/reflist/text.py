@@ -1,5 +1,5 @@
-"""Plain-text reference lists split into entries (docs/reference-lists.md): numbered (`[1]`, `1.`, `1)`,
-`(1)`), bulleted, or paragraph-separated; a candidate counts as a reference only when it
+"""Plain-text reference lists split into entries (docs/reference-lists.md): numbered (`[1]`,
+`1.`, `1)`, `(1)`), bulleted, or paragraph-separated; a candidate counts as a reference only when it
 carries a year, a DOI or an arXiv id. Also what finds a list's start in any text: the last
 References/Bibliography heading.
 """
