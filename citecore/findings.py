@@ -52,9 +52,10 @@ def finding(
     message: str,
     key: str | None = None,
     location: SourceLocation | None = None,
+    citation: CitationId | None = None,
 ) -> Finding:
-    """A Finding with the kind's standard severity."""
-    return Finding(kind, SEVERITY[kind], message, key, location)
+    """A Finding with the kind's standard severity (about the one `citation` when given)."""
+    return Finding(kind, SEVERITY[kind], message, key, location, citation)
 
 
 def citation_findings(
@@ -72,6 +73,7 @@ def citation_findings(
             "cited key is not in any bibliography",
             c.key,
             c.location,
+            c.ident,
         )
         for c in citations
         if c.key not in known
@@ -262,9 +264,9 @@ def verdict_findings(
     retractions, placed at the entry in its bibliography; mismatches, `not_found` and
     retractions also at every citation of the entry, where the writer will look. What an
     outage left unchecked is one `outage` finding for the run, not one per entry."""
-    cited_at: dict[str, list[SourceLocation]] = defaultdict(list)
+    cited_at: dict[str, list[Citation]] = defaultdict(list)
     for citation in citations:
-        cited_at[citation.key].append(citation.location)
+        cited_at[citation.key].append(citation)
     unchecked = set(outage.unchecked) if outage is not None else set()
     findings = []
     if outage is not None and outage.unchecked:
@@ -293,7 +295,8 @@ def verdict_findings(
             findings.append(finding(problem_kind, message, key, location))
             if problem_kind in _ALSO_AT_CITATIONS:
                 findings.extend(
-                    finding(problem_kind, message, key, place) for place in cited_at[key]
+                    finding(problem_kind, message, key, cited.location, cited.ident)
+                    for cited in cited_at[key]
                 )
     return findings
 
@@ -362,6 +365,7 @@ def grounding_findings(
                     f"{result.status.value}{page}: {result.reason}{shown}",
                     citation.key,
                     citation.location,
+                    citation.ident,
                 )
             )
         if result.ungrounded:
@@ -372,6 +376,7 @@ def grounding_findings(
                     f"source text ({result.judge})",
                     citation.key,
                     citation.location,
+                    citation.ident,
                 )
             )
     return findings

@@ -48,9 +48,13 @@ def flags_for(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
 
 
 def _about(item: Finding, citation: Citation, documents: set[str]) -> bool:
-    """Whether a finding about the citation's key is about this citation: one placed in the
-    document is about the citation at its line only (`[@a,@b]` on line 30 says nothing of a
-    clean @b on line 10); one placed in the bibliography is about every citation of the entry."""
+    """Whether a finding about the citation's key is about this citation: one about a citation
+    is about that one only, by its identity (two citations of one key on one line get their own
+    verdicts); one placed in the document is about the citation at its line only (`[@a,@b]` on
+    line 30 says nothing of a clean @b on line 10); one placed in the bibliography is about every
+    citation of the entry."""
+    if item.citation is not None:
+        return item.citation == citation.ident
     where = item.location
     if where is None or where.file not in documents or citation.location is None:
         return True

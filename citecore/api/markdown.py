@@ -147,6 +147,7 @@ def check_document(
             "citation could not be mapped to a line of the source",
             c.key,
             c.location,
+            c.ident,
         )
         for c in extraction.unmapped
     )
@@ -157,6 +158,7 @@ def check_document(
             f"@{outer}'s locator: separate them with a semicolon, [@{outer}; @{c.key}]",
             c.key,
             c.location,
+            c.ident,
         )
         for outer, c in extraction.comma_joined
     )

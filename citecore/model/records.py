@@ -213,6 +213,10 @@ class Finding:
     message: str
     key: str | None = None
     location: SourceLocation | None = None
+    # The citation it is about, when it is about one occurrence (an undefined key there, its
+    # grounding, a registry verdict said at it): outputs join by it, never by (file, line, key),
+    # which two citations of one key on one line share.
+    citation: CitationId | None = None
 
 
 @dataclass(frozen=True, slots=True)

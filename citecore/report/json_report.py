@@ -124,6 +124,8 @@ def _finding(item: Finding) -> dict[str, Any]:
         "file": item.location.file if item.location else None,
         "line": item.location.line if item.location else None,
         "message": item.message,
+        # The citation's `id` (as in `citations`) when the finding is about one occurrence.
+        "citation": str(item.citation) if item.citation is not None else None,
     }
 
 

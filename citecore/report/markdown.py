@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from citecore.model import CheckResult, Finding, GroundingStatus, ReferenceResult, Severity
 from citecore.report.correction import corrected_bibtex
@@ -73,10 +74,26 @@ def _places(places: list[str]) -> str:
     return ", ".join(unique[:6]) + (f" and {len(unique) - 6} more" if len(unique) > 6 else "")
 
 
+def _claim_of(result: CheckResult) -> Callable[[Finding], str]:
+    """The claim a finding is about: its citation's, by the citation's identity; for a finding
+    of no one citation, the claim of the citation of its key at its place."""
+    by_ident = {c.ident: c.claim for c in result.citations}
+    by_place = {(c.location.file, c.location.line, c.key): c.claim for c in result.citations}
+
+    def claim(item: Finding) -> str:
+        if item.citation is not None:
+            return by_ident.get(item.citation, "")
+        if item.location is None:
+            return ""
+        return by_place.get((item.location.file, item.location.line, item.key or ""), "")
+
+    return claim
+
+
 def _problem_rows(result: CheckResult, problems: list[Finding]) -> list[tuple[Severity, str]]:
     """One row per key with a problem (its entry's place, where it is cited, each problem once,
     with the claim where a problem is about one citation), then one per problem of no key."""
-    claims = {(c.location.file, c.location.line, c.key): c.claim for c in result.citations}
+    claim_of = _claim_of(result)
     cited_at = _cited_at(result)
     by_key: dict[str, list[Finding]] = {}
     keyless: list[Finding] = []
@@ -100,7 +117,7 @@ def _problem_rows(result: CheckResult, problems: list[Finding]) -> list[tuple[Se
         for item in found:
             at = ""
             if item.location is not None and item.location.file in result.documents:
-                claim = claims.get((item.location.file, item.location.line, key), "")
+                claim = claim_of(item)
                 at = f" (at {item.location}{': “' + one_line(claim, 120) + '”' if claim else ''})"
             said.setdefault(
                 f"`{item.kind.value}` {_cell(item.message)}{' ' + _cell(at) if at else ''}"
@@ -167,7 +184,7 @@ def _counts(result: CheckResult, counts: Summary) -> list[str]:
 def _information(result: CheckResult, information: list[Finding]) -> list[str]:
     """Information-level findings, folded (HTML `<details>` renders folded on GitHub and in
     pandoc's HTML; a plain Markdown reader shows it as is)."""
-    claims = {(c.location.file, c.location.line, c.key): c.claim for c in result.citations}
+    claim_of = _claim_of(result)
     kinds = Counter(f.kind.value for f in information)
     said = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
     lines = [
@@ -178,9 +195,7 @@ def _information(result: CheckResult, information: list[Finding]) -> list[str]:
         "|---|---|---|---|---|",
     ]
     for item in information:
-        claim = ""
-        if item.location is not None:
-            claim = claims.get((item.location.file, item.location.line, item.key or ""), "")
+        claim = claim_of(item)
         if not claim and item.key in result.nocite:
             claim = "(listed with nocite: no claim)"
         lines.append(
