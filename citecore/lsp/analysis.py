@@ -127,16 +127,16 @@ def _latex_main(path: Path, workspace: Path) -> Path:
     return _MAINS[known]
 
 
-def _toolchain(path: Path, text: str) -> ToolchainMetadata:
+def _toolchain(path: Path, front: Mapping[str, Any]) -> ToolchainMetadata:
     """What a Markdown document's toolchain adds to its front matter (nothing for LaTeX)."""
     if path.suffix.lower() in LATEX_SUFFIXES:
         return ToolchainMetadata()
-    return toolchain_metadata(path, _front_matter(path, text))
+    return toolchain_metadata(path, front)
 
 
 def _bibliography_paths(
     path: Path,
-    text: str,
+    front: Mapping[str, Any],
     options: Options,
     workspace: Path,
     problems: list[str],
@@ -153,7 +153,7 @@ def _bibliography_paths(
             for n in list(options.bibliographies) or _latex_project(main).bibliographies
         ]
     else:
-        own = as_names(_front_matter(path, text).get("bibliography"))
+        own = as_names(front.get("bibliography"))
         named = project.bibliographies_with(own, path, options.bibliographies)
         problems += project.problems
     found: list[Path] = []
@@ -170,9 +170,13 @@ def _bibliography_paths(
 
 
 def _options(
-    path: Path, text: str, layer: Mapping[str, Any], project: ToolchainMetadata
+    path: Path,
+    text: str,
+    front: Mapping[str, Any],
+    layer: Mapping[str, Any],
+    project: ToolchainMetadata,
 ) -> Options:
-    own = _front_matter(path, text).get("citecheck")
+    own = front.get("citecheck")
     metadata = {**project.options, **(own if isinstance(own, dict) else {})}
     # Each keystroke is analysed: sources are fetched by builds and `sources fetch`, not here.
     return resolve_options(
@@ -220,17 +224,16 @@ def analyse_document(
     macros = None
     if path.suffix.lower() in LATEX_SUFFIXES:
         macros = _latex_project(_latex_main(path, workspace)).macros
-    project = _toolchain(path, text)
+    front = _front_matter(path, text)  # read once a keystroke: every step below needs it
+    project = _toolchain(path, front)
     # Quarto's custom cross-reference kinds (the project's and the document's): no citations.
-    kinds = project.crossref_kinds | custom_crossref_kinds(
-        _front_matter(path, text).get("crossref")
-    )
+    kinds = project.crossref_kinds | custom_crossref_kinds(front.get("crossref"))
     citations = [
         c for c in citations_of(str(path), text, macros) if c.key.split("-", 1)[0] not in kinds
     ]
     problems: list[str] = []
-    options = _options(path, text, {**layer, "offline": True}, project)
-    paths = _bibliography_paths(path, text, options, workspace, problems, project)
+    options = _options(path, text, front, {**layer, "offline": True}, project)
+    paths = _bibliography_paths(path, front, options, workspace, problems, project)
     try:
         with Cache(options.cache) as cache:
             bibliography = load_bibliographies(paths, cache=cache)
