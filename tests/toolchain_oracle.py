@@ -280,11 +280,14 @@ def _front_matter(text: str) -> dict[str, Any]:
     return loaded if isinstance(loaded, dict) else {}
 
 
+# The oracle's own files (a stand-in style, an empty bibliography): the corpus beside a layout is
+# read-only. Removed when the process ends.
+_SCRATCH = tempfile.TemporaryDirectory(prefix="citecheck-oracle-")
+
+
 def _scratch() -> Path:
-    """A folder of the oracle's own files (the corpus beside a layout is read-only)."""
-    folder = Path(tempfile.gettempdir()) / f"citecheck-oracle-{os.getpid()}"
-    folder.mkdir(exist_ok=True)
-    return folder
+    """The folder of the oracle's own files."""
+    return Path(_SCRATCH.name)
 
 
 def _book(document: Path) -> str | None:
