@@ -1,37 +1,16 @@
-# citecheck for latexmk: check the citations on every build, right after bibtex or biber.
+# citecheck for latexmk, from a checkout of the repository:
+#   latexmk -r path/to/citecheck/latexmk/citecheck.latexmkrc -pdf main.tex
 #
-# Use it with `latexmk -r path/to/citecheck.latexmkrc -pdf main.tex`, or copy these lines into
-# your own latexmkrc. citecheck writes <jobname>.citecheck.tex (read by citecheck.sty, whose
-# margin notes it fills), and latexmk reruns LaTeX when that file changes. Strict mode
-# (CITECHECK_STRICT=1, `$citecheck_strict = 1;` below, or `strict = true` in a citecheck.toml
-# beside the document) makes the build fail with one line per problem:
-#   citecheck: main.tex:42: [not_found] smith2020 …
-# Other options come from the environment (CITECHECK_OFFLINE=1, CITECHECK_EMAIL=…) or
-# citecheck.toml.
+# The hook and citecheck.sty ship inside the Python package (citecore/latexmk/), so that an
+# installed wheel has them too (`citecheck install-latex` prints where); this file loads that rc
+# file and tells it where it is. Its comments say what it does and which options it reads.
 
 use File::Basename qw(dirname);
 use File::Spec;
 
-our $citecheck_strict = $citecheck_strict // 0;
-our $citecheck_command = $ENV{CITECHECK_COMMAND} // 'citecheck';
-
-# Where citecheck.sty lives: beside this file (found through TEXINPUTS). latexmk evaluates rc
-# files as text, so this file's path is the last one it read, not __FILE__.
-my $citecheck_dir = dirname(File::Spec->rel2abs($rc_files_read[-1]));
-ensure_path('TEXINPUTS', "$citecheck_dir//");
-
-$bibtex = 'internal citecheck_after bibtex %O %S';
-$biber = 'internal citecheck_after biber %O %S';
-
-sub citecheck_after {
-    my ($tool, @args) = @_;
-    my $status = system($tool, @args);
-    my $base = $args[-1];
-    $base =~ s/\.(aux|bcf)$//;
-    # $$: this latexmk run, so that the hook prints each problem once per build.
-    my @hook = ($citecheck_command, 'latexmk-hook', "$base.tex", '--session', $$);
-    push @hook, '--strict' if $citecheck_strict;
-    my $check = system(@hook);
-    return $status if $status;
-    return $check;
-}
+our $citecheck_dir = File::Spec->catdir(
+    dirname(File::Spec->rel2abs($rc_files_read[-1])), File::Spec->updir, 'citecore', 'latexmk');
+my $citecheck_rc = File::Spec->catfile($citecheck_dir, 'citecheck.latexmkrc');
+do $citecheck_rc;
+die "citecheck: $citecheck_rc: $@" if $@;
+die "citecheck: cannot read $citecheck_rc: $!\n" unless defined &citecheck_after;

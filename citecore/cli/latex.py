@@ -18,8 +18,8 @@ from citecore.policy import exit_status
 from citecore.report.build_log import LogStyle, build_log
 from citecore.verify.registry import registry_verifier
 
-# The LaTeX package and the latexmk rc file ship inside citecore (citecore/latexmk is the
-# repository's latexmk/ folder), so a wheel install has them too.
+# The LaTeX package and the latexmk rc file ship inside citecore (the repository's latexmk/
+# rc file loads them from there), so a wheel install has them too.
 LATEX_SUPPORT = files("citecore") / "latexmk"
 
 

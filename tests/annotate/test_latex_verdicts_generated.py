@@ -70,7 +70,7 @@ def test_the_build_succeeds_and_each_flagged_citation_gets_its_note(
     with TemporaryDirectory() as folder:
         (Path(folder) / "main.tex").write_text(main, encoding="utf-8")
         (Path(folder) / "main.citecheck.tex").write_text(verdicts, encoding="utf-8")
-        environment = dict(os.environ, TEXINPUTS=f"{REPO / 'latexmk'}//:")
+        environment = dict(os.environ, TEXINPUTS=f"{REPO / 'citecore' / 'latexmk'}//:")
         for _ in range(2):  # natbib resolves its numbers on the second run
             completed = subprocess.run(
                 ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"],

@@ -104,7 +104,7 @@ def test_final_option_and_missing_verdict_file(project: Path) -> None:
         assert not any(page.search_for("citecheck:") for page in pdf)
     # Without latexmk's hook there is no verdict file: plain pdflatex builds without error.
     (project / "main.citecheck.tex").unlink()
-    environment = dict(os.environ, TEXINPUTS=f"{REPO / 'latexmk'}//:")
+    environment = dict(os.environ, TEXINPUTS=f"{REPO / 'citecore' / 'latexmk'}//:")
     plain = subprocess.run(
         ["pdflatex", "-interaction=nonstopmode", "main.tex"],
         cwd=project,
