@@ -17,6 +17,7 @@ from citecore.model import (
     GroundingStatus,
     Severity,
 )
+from citecore.report.labels import finding_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,7 @@ def _flags_by_group(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
         findings = [
             f for c in group.citations for f in by_key.get(c.key, []) if _about(f, c, documents)
         ]
-        lines = tuple(dict.fromkeys(_line(f) for f in findings))
+        lines = tuple(dict.fromkeys(finding_line(f) for f in findings))
         if findings:
             worst = max((f.severity for f in findings), key=lambda s: s.rank)
             flagged.append((group, Flag(worst, lines)))
@@ -86,14 +87,6 @@ def _flags_by_group(check: DocumentCheck) -> list[tuple[CiteGroup, Flag]]:
         if said:
             flagged.append((group, Flag(Severity.INFO, tuple(dict.fromkeys(said)))))
     return flagged
-
-
-def _line(item: Finding) -> str:
-    """A finding as one line of a note: its kind, then its message — once, where the message
-    starts with the kind already ("unsupported, p. 1: …", not "unsupported: unsupported…")."""
-    if item.message.startswith(item.kind.value):
-        return item.message
-    return f"{item.kind.value}: {item.message}"
 
 
 def _grounding_line(result: CitationResult) -> str:

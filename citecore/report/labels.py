@@ -21,3 +21,11 @@ def one_line(text: str, limit: int = 0) -> str:
     an ellipsis."""
     flat = " ".join(text.translate(_CONTROLS).split())
     return flat if not limit or len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def finding_line(item: Finding) -> str:
+    """A finding as one line of a note: its kind, then its message — once, where the message
+    starts with the kind already ("unsupported, p. 1: …", not "unsupported: unsupported…")."""
+    if item.message.startswith(item.kind.value):
+        return item.message
+    return f"{item.kind.value}: {item.message}"

@@ -4,7 +4,8 @@ One rule per kind of finding, with its help text; one result per finding, at its
 with the severity as the SARIF level (error, warning, note). Each result carries a
 `partialFingerprints` value built from what identifies the problem (its kind, key, file and
 message), not from its line, so that code scanning keeps one alert open across commits that
-move the text.
+move the text. A finding about one citation names it in its properties (`citation`, the JSON
+report's identity, and `claim`): two citations of one key on one line are two results.
 """
 
 from __future__ import annotations
@@ -80,7 +81,19 @@ def _result(item: Finding, result: CheckResult, root: Path, ordinal: int) -> dic
         # An entry listed uncited: where it comes from, as every report says it.
         found["message"]["text"] = f"{message} (listed with nocite)"
         found["properties"] = {"nocite": True}
+    if item.citation is not None:
+        found["properties"] = _citation_properties(item, result)
     return found
+
+
+def _citation_properties(item: Finding, result: CheckResult) -> dict[str, str]:
+    """Which citation a finding is about — its identity (as the JSON report names it) and its
+    claim — so that two citations of one key on one line are told apart."""
+    said = {"citation": str(item.citation)}
+    claim = next((c.claim for c in result.citations if c.ident == item.citation), "")
+    if claim:
+        said["claim"] = claim
+    return said
 
 
 def to_sarif_data(

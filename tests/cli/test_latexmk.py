@@ -56,7 +56,8 @@ def test_build_writes_verdicts_and_margin_notes(project: Path) -> None:
         completed.stdout
     )
     verdicts = (project / "main.citecheck.tex").read_text()
-    assert "\\citecheckVerdict{ghost2020}{error}" in verdicts
+    # Undefined at each of its citations: said of the citation, by its file, line and key.
+    assert "\\citecheckCitation{intro.tex}{4}{ghost2020}{*}{error}" in verdicts
     log = (project / "main.log").read_text(errors="replace")
     assert "Package citecheck Warning: chapters/intro.tex:4: [undefined] ghost2020" in log
     assert "on input line 4." in log
@@ -184,4 +185,7 @@ def test_a_wheel_install_carries_the_latex_support(project: Path, tmp_path: Path
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert build.returncode == 0, build.stdout[-2000:]
-    assert "\\citecheckVerdict{ghost2020}{error}" in (project / "main.citecheck.tex").read_text()
+    assert (
+        "\\citecheckCitation{intro.tex}{4}{ghost2020}{*}{error}"
+        in (project / "main.citecheck.tex").read_text()
+    )
