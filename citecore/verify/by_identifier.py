@@ -1,6 +1,7 @@
 """A reference's identifiers resolved to records: DOIs through their agency (doi.org only when
 the likely agency does not know one), shortDOIs, PMIDs, arXiv ids (DataCite first, arXiv only for
-what DataCite leaves open). An identifier that does not exist is a mismatch on the trail."""
+what DataCite leaves open). Each returns the trail of what it learned; an identifier that does not
+exist is a mismatch on it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from citecore.registries import arxiv, crossref, datacite, doi_org, pubmed
 from citecore.registries.record import WorkRecord
 from citecore.registries.request import Status
 from citecore.verify.compare import compare
-from citecore.verify.trail import Fetch, Trail
+from citecore.verify.trail import Fetch, Trail, read
 
 # Prefixes whose agency is known without asking doi.org (DataCite repositories).
 _DATACITE_PREFIXES = ("10.48550/", "10.5281/", "10.6084/", "10.5061/", "10.1594/", "10.4230/")
@@ -24,81 +25,83 @@ _AGENCY_LOOKUPS = {
 }
 
 
-def registered_doi(doi: str, trail: Trail) -> str:
+def registered_doi(doi: str) -> tuple[str, Trail]:
     """arXiv registers its DOIs for unversioned ids: "10.48550/arxiv.2104.09425v2" names the
     work of 10.48550/arxiv.2104.09425, with a version pinned, not a DOI that does not exist."""
     match = re.fullmatch(r"(10\.48550/arxiv\.\d{4}\.\d{4,5})v\d+", doi)
     if match is None:
-        return doi
-    trail.notes.append(f"arXiv DOIs carry no version: {doi} is registered as {match.group(1)}")
-    return match.group(1)
+        return doi, Trail()
+    note = f"arXiv DOIs carry no version: {doi} is registered as {match.group(1)}"
+    return match.group(1), Trail(notes=(note,))
 
 
-async def expand_short_doi(reference: Reference, fetch: Fetch, trail: Trail) -> Reference:
+async def expand_short_doi(reference: Reference, fetch: Fetch) -> tuple[Reference, Trail]:
     """The reference with its shortDOI replaced by the DOI it stands for (doi.org's handle
     API), a note saying so; a shortDOI that doi.org does not know is a DOI mismatch."""
     short = reference.doi
-    full = trail.read(await fetch(doi_org.alias_request(short)), doi_org.parse_alias, absent="")
+    full, learned = read(await fetch(doi_org.alias_request(short)), doi_org.parse_alias, "")
     if full is None:
-        return replace(reference, doi="")
+        return replace(reference, doi=""), learned
     if not full:
-        trail.mismatches.append(FieldMismatch("doi", short, "", "this shortDOI does not exist"))
-        return replace(reference, doi="")
-    trail.notes.append(f"shortDOI {short} stands for {full}")
-    return replace(reference, doi=full)
+        mismatch = FieldMismatch("doi", short, "", "this shortDOI does not exist")
+        return replace(reference, doi=""), learned + Trail(mismatches=(mismatch,))
+    return replace(reference, doi=full), learned + Trail(
+        notes=(f"shortDOI {short} stands for {full}",)
+    )
 
 
-async def resolve_doi(doi: str, fetch: Fetch, trail: Trail) -> None:
+async def resolve_doi(doi: str, fetch: Fetch) -> Trail:
     """The record of a DOI from its agency. The likely agency is asked first (DataCite for its
     repositories' prefixes, else Crossref, which holds most DOIs), and doi.org only when that
     agency does not know the DOI (whose is it, or nobody's?): one request for most references."""
     likely = (
         doi_org.Agency.DATACITE if doi.startswith(_DATACITE_PREFIXES) else doi_org.Agency.CROSSREF
     )
-    if await _from_agency(doi, likely, fetch, trail, quiet_absence=True):
-        return
-    if trail.failures:
-        return
-    response = await fetch(doi_org.agency_request(doi))
-    agency = trail.read(response, doi_org.parse_agency, absent=doi_org.Agency.NONE)
+    first = await _from_agency(doi, likely, fetch, quiet_absence=True)
+    if first.records or first.failures:
+        return first
+    agency, learned = read(
+        await fetch(doi_org.agency_request(doi)), doi_org.parse_agency, doi_org.Agency.NONE
+    )
+    learned = first + learned
     if agency is None:
-        return
+        return learned
     if agency is doi_org.Agency.NONE:
-        trail.mismatches.append(FieldMismatch("doi", doi, "", "this DOI does not exist"))
-    elif agency is doi_org.Agency.OTHER:
-        trail.notes.append(f"DOI {doi} is registered with an agency whose metadata is not read")
-    elif agency is not likely:
-        await _from_agency(doi, agency, fetch, trail)
-    else:
-        trail.notes.append(
-            f"DOI {doi} is registered with {agency.value}, which has no metadata for it"
-        )
+        mismatch = FieldMismatch("doi", doi, "", "this DOI does not exist")
+        return learned + Trail(mismatches=(mismatch,))
+    if agency is doi_org.Agency.OTHER:
+        note = f"DOI {doi} is registered with an agency whose metadata is not read"
+        return learned + Trail(notes=(note,))
+    if agency is not likely:
+        return learned + await _from_agency(doi, agency, fetch)
+    note = f"DOI {doi} is registered with {agency.value}, which has no metadata for it"
+    return learned + Trail(notes=(note,))
 
 
 async def _from_agency(
-    doi: str, agency: doi_org.Agency, fetch: Fetch, trail: Trail, quiet_absence: bool = False
-) -> bool:
-    """Fetch a DOI's record from its agency into the trail; True when a record was found."""
+    doi: str, agency: doi_org.Agency, fetch: Fetch, quiet_absence: bool = False
+) -> Trail:
+    """A DOI's record from its agency, on the trail of asking when one was found."""
     lookup = _AGENCY_LOOKUPS[agency]
     answer = await fetch(lookup.request(doi))
-    record = trail.read(answer, lookup.parse, absent=None)
-    if record is None:
-        if answer.status is Status.ABSENT and not quiet_absence:
-            trail.notes.append(f"DOI {doi} is not in {agency.value}")
-        return False
-    trail.records.append(record)
-    return True
+    record, learned = read(answer, lookup.parse, None)
+    if record is not None:
+        return learned + Trail(records=(record,))
+    if answer.status is Status.ABSENT and not quiet_absence:
+        return learned + Trail(notes=(f"DOI {doi} is not in {agency.value}",))
+    return learned
 
 
-async def resolve_pmid(pmid: str, fetch: Fetch, trail: Trail) -> None:
+async def resolve_pmid(pmid: str, fetch: Fetch) -> Trail:
+    """The record of a PMID from PubMed; a PMID it does not hold is a mismatch."""
     response = await fetch(pubmed.summary_request(pmid))
-    records = trail.read(response, pubmed.parse_summary, absent=list[WorkRecord]())
+    records, learned = read(response, pubmed.parse_summary, list[WorkRecord]())
     if records is None:
-        return
+        return learned
     if not records:
-        trail.mismatches.append(FieldMismatch("pmid", pmid, "", "this PMID does not exist"))
-        return
-    trail.records.append(records[0])
+        mismatch = FieldMismatch("pmid", pmid, "", "this PMID does not exist")
+        return learned + Trail(mismatches=(mismatch,))
+    return learned + Trail(records=(records[0],))
 
 
 async def _registered_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch) -> WorkRecord | None:
@@ -119,19 +122,16 @@ async def _registered_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch) -
     return record if settled else None
 
 
-async def resolve_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch, trail: Trail) -> None:
+async def resolve_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch) -> Trail:
     """The record of an arXiv id: DataCite's when it settles the reference, else arXiv's."""
     registered = await _registered_arxiv(reference, arxiv_id, fetch)
     if registered is not None:
-        trail.records.append(registered)
-        return
+        return Trail(records=(registered,))
     response = await fetch(arxiv.id_request(arxiv_id))
-    records = trail.read(response, arxiv.parse_feed, absent=list[WorkRecord]())
+    records, learned = read(response, arxiv.parse_feed, list[WorkRecord]())
     if records is None:
-        return
+        return learned
     if not records:
-        trail.mismatches.append(
-            FieldMismatch("arxiv", arxiv_id, "", "this arXiv id does not exist")
-        )
-        return
-    trail.records.append(records[0])
+        mismatch = FieldMismatch("arxiv", arxiv_id, "", "this arXiv id does not exist")
+        return learned + Trail(mismatches=(mismatch,))
+    return learned + Trail(records=(records[0],))

@@ -11,7 +11,7 @@ from citecore.registries.record import WorkRecord
 from citecore.registries.registry import Identity, Registry, SourcePolicy, TitleSearch
 from citecore.registries.request import Failure, Status
 from citecore.verify.compare import compare_titles
-from citecore.verify.trail import Fetch, Trail
+from citecore.verify.trail import Fetch, Trail, read
 from citecore.verify.venues import without_crossref_doi
 
 # The keyed title searches the route asks before DBLP when their keys are set.
@@ -43,28 +43,30 @@ def title_route(reference: Reference, identity: Identity) -> list[TitleSearch]:
 
 
 async def search_title(
-    reference: Reference, fetch: Fetch, trail: Trail, identity: Identity
-) -> list[WorkRecord]:
+    reference: Reference, fetch: Fetch, identity: Identity
+) -> tuple[list[WorkRecord], Trail]:
     """The records the title route finds, stopping at the first source with an exact title
-    match. DBLP is optional: its failure never blocks a verdict found elsewhere, but leaves
-    `not_found` unsaid."""
+    match, and the trail of asking. DBLP is optional: its failure never blocks a verdict found
+    elsewhere, but leaves `not_found` unsaid."""
     first_author = reference.authors[0].family if reference.authors else ""
     found: list[WorkRecord] = []
+    learned = Trail()
     for search in title_route(reference, identity):
         request = search.ask(reference.title, first_author)
         response = await fetch(request)
         if request.source is Source.DBLP and response.status is Status.FAILED:
             # optional: an unreachable DBLP neither blocks nor weakens a verdict found elsewhere
-            trail.note_source(request.source.value)
-            trail.optional_failures.append(response.failure or Failure.NETWORK)
+            failure = response.failure or Failure.NETWORK
+            learned += Trail(consulted=(request.source.value,), optional_failures=(failure,))
             continue
-        records = trail.read(response, search.parse, absent=list[WorkRecord]())
+        records, heard = read(response, search.parse, list[WorkRecord]())
+        learned += heard
         if not records:
             continue
         found.extend(records)
         if any(compare_titles(reference.title, r.title).same for r in records):
             break
-    return found
+    return found, learned
 
 
 # Entry types of a paper in conference proceedings: BibTeX's and CSL's.

@@ -6,7 +6,8 @@ another resolves; two identifiers naming different works are a mismatch; a DOI w
 gives no metadata never verifies alone. Without a usable identifier, the title is searched
 (`by_title`), stopping at an exact title match. The open questions of a comparison are asked
 before anyone is accused (`versions`). `not_found` needs every consulted source to have
-answered. What routing has seen so far travels on a `Trail` (`trail`).
+answered. Each step returns the `Trail` of what it learned (`trail`); `_verdict` adds them up,
+and the follow-up questions' part is added up by their `Lookup`.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
 _FLAGGED_UPDATES = {Update.RETRACTION, Update.WITHDRAWAL, Update.EXPRESSION_OF_CONCERN}
 
 
-def _flags(records: list[WorkRecord], trail: Trail) -> frozenset[ReferenceFlag]:
+def _flags(records: Sequence[WorkRecord], trail: Trail) -> frozenset[ReferenceFlag]:
     flags = set()
     if any(r.updates & _FLAGGED_UPDATES for r in records):
         flags.add(ReferenceFlag.RETRACTED)
@@ -134,30 +135,32 @@ async def _verdict(
 ) -> ReferenceResult:
     """The verdict: the reference's identifiers resolved and the record that fits best compared,
     its open questions asked; without an identifier that resolves, its title looked for."""
-    trail = Trail()
     reference, left_out = identifiers_to_ask(reference)
-    trail.notes.extend(left_out)
+    trail = Trail(notes=tuple(left_out))
     closed = _closed_world(snapshot, client, reference)
     if snapshot is not None and snapshot.complete and client.settings.offline and not closed:
-        trail.notes.append(
+        note = (
             f"{snapshot.name}: declared complete, but not for works of this kind or year, so "
             "it cannot say the work does not exist"
         )
+        trail += Trail(notes=(note,))
     fetch = _unasked if closed else memoized(client.fetch)
     if is_short_doi(reference.doi):
-        reference = await expand_short_doi(reference, fetch, trail)
-    lookup = _lookup(reference, client, fetch, trail, snapshot, closed)
-    await _identify(reference, fetch, trail, snapshot, closed)
+        reference, expanded = await expand_short_doi(reference, fetch)
+        trail += expanded
+    trail += await _identify(reference, fetch, snapshot, closed)
+    # An identifier no registry answered for: the reference may not be verified on its title.
+    trail = replace(trail, identifier_unchecked=bool(trail.failures))
     judged = [(record, compare(reference, record)) for record in trail.records]
     if len({r.doi or r.arxiv_id for r, _ in judged}) > 1 and not _same_work(judged):
-        trail.mismatches.append(
-            FieldMismatch(
-                "identifiers",
-                ", ".join(r.doi or r.arxiv_id for r, _ in judged),
-                "",
-                "the identifiers name different works",
-            )
+        differ = FieldMismatch(
+            "identifiers",
+            ", ".join(r.doi or r.arxiv_id for r, _ in judged),
+            "",
+            "the identifiers name different works",
         )
+        trail += Trail(mismatches=(differ,))
+    lookup = _lookup(reference, client, fetch, trail, snapshot, closed)
     if judged:
         return await _by_identifiers(lookup, judged)
     return await _by_title(lookup, closed)
@@ -167,7 +170,7 @@ def _lookup(
     reference: Reference,
     client: RegistryClient,
     fetch: Fetch,
-    trail: Trail,
+    identified: Trail,
     snapshot: Snapshot | None,
     closed: Snapshot | None,
 ) -> Lookup:
@@ -175,57 +178,58 @@ def _lookup(
     one; it alone when complete), the registries with the keys the settings hold."""
     identity = client.settings.identity()
 
-    async def search() -> list[WorkRecord]:
+    async def search() -> tuple[list[WorkRecord], Trail]:
         if not reference.title:
-            return []
-        if snapshot is not None:
-            local = snapshot.search(reference.title)
-            trail.note_source("snapshot")
-            if closed or any(compare_titles(reference.title, r.title).same for r in local):
-                return local
-        return await search_title(reference, fetch, trail, identity)
+            return [], Trail()
+        if snapshot is None:
+            return await search_title(reference, fetch, identity)
+        local = snapshot.search(reference.title)
+        asked_snapshot = Trail(consulted=("snapshot",))
+        if closed or any(compare_titles(reference.title, r.title).same for r in local):
+            return local, asked_snapshot
+        records, learned = await search_title(reference, fetch, identity)
+        return records, asked_snapshot + learned
 
-    return Lookup(reference, fetch, trail, search, identity, closed is not None)
+    return Lookup(reference, fetch, identified, search, identity, closed is not None)
 
 
 async def _identify(
     reference: Reference,
     fetch: Fetch,
-    trail: Trail,
     snapshot: Snapshot | None,
     closed: Snapshot | None,
-) -> None:
-    """The records of the reference's identifiers onto the trail: a snapshot's first, then the
-    registries' for what it lacks (with a complete snapshot, what it lacks does not exist)."""
+) -> Trail:
+    """The records of the reference's identifiers: a snapshot's first, then the registries' for
+    what it lacks (with a complete snapshot, what it lacks does not exist)."""
     local_doi = snapshot.by_doi(reference.doi) if snapshot and reference.doi else []
     local_arxiv = snapshot.by_arxiv(reference.arxiv_id) if snapshot and reference.arxiv_id else []
     local_pmid = snapshot.by_pmid(reference.pmid) if snapshot and reference.pmid else []
+    learned = Trail()
     if local_doi or local_arxiv or local_pmid or closed:
-        trail.note_source("snapshot")
-        trail.records.extend(local_doi[:1] + local_arxiv[:1] + local_pmid[:1])
+        local = (*local_doi[:1], *local_arxiv[:1], *local_pmid[:1])
+        learned = Trail(consulted=("snapshot",), records=local)
     # An arXiv id that only restates an arXiv DOI was resolved through DataCite already.
     restated = reference.arxiv_id.lower() == arxiv_from_doi(reference.doi).lower()
     if closed:
         absent = [
             (name, value)
-            for name, value, local in (
+            for name, value, local_records in (
                 ("doi", reference.doi, local_doi),
                 ("arxiv", "" if restated else reference.arxiv_id, local_arxiv),
                 ("pmid", reference.pmid, local_pmid),
             )
-            if value and not local
+            if value and not local_records
         ]
-        trail.mismatches.extend(
-            FieldMismatch(n, v, "", _not_in_snapshot(closed)) for n, v in absent
-        )
-    else:
-        if reference.doi and not local_doi:
-            await resolve_doi(registered_doi(reference.doi.lower(), trail), fetch, trail)
-        if reference.pmid and not local_pmid:
-            await resolve_pmid(reference.pmid, fetch, trail)
-        if reference.arxiv_id and not restated and not local_arxiv:
-            await resolve_arxiv(reference, reference.arxiv_id, fetch, trail)
-    trail.identifier_unchecked = bool(trail.failures)
+        missing = tuple(FieldMismatch(n, v, "", _not_in_snapshot(closed)) for n, v in absent)
+        return learned + Trail(mismatches=missing)
+    if reference.doi and not local_doi:
+        doi, registered = registered_doi(reference.doi.lower())
+        learned += registered + await resolve_doi(doi, fetch)
+    if reference.pmid and not local_pmid:
+        learned += await resolve_pmid(reference.pmid, fetch)
+    if reference.arxiv_id and not restated and not local_arxiv:
+        learned += await resolve_arxiv(reference, reference.arxiv_id, fetch)
+    return learned
 
 
 async def _by_identifiers(
@@ -233,29 +237,30 @@ async def _by_identifiers(
 ) -> ReferenceResult:
     """The verdict on the identifiers' record that fits best; when its fields disagree, the
     work the cited title names is suggested (and compared) instead."""
-    reference, trail = lookup.reference, lookup.trail
+    reference = lookup.reference
     record, comparison = min(judged, key=lambda rc: _weight(rc[1]))
     record, comparison = await follow_up(lookup, record, comparison)
     suggested = None
-    if reference.title and (comparison.mismatches or trail.mismatches):
+    if reference.title and (comparison.mismatches or lookup.identified.mismatches):
         suggested = await _suggestion(lookup, record)
     if suggested is not None:
         comparison = await _against_suggestion(lookup, record, suggested)
-    return _judged(reference, record, comparison, trail, suggested)
+    return _judged(reference, record, comparison, lookup.trail, suggested)
 
 
 async def _by_title(lookup: Lookup, closed: Snapshot | None) -> ReferenceResult:
     """The verdict when no identifier gave a record: the work the title names, else
     `not_found` only when every source asked has answered."""
-    reference, trail = lookup.reference, lookup.trail
-    if trail.mismatches:  # an identifier that does not exist, nothing else resolved
+    reference = lookup.reference
+    if lookup.identified.mismatches:  # an identifier that does not exist, nothing else resolved
         best = _best(reference, await lookup.searched_records())
         if best is None:
-            return _result(reference, ReferenceVerdict.MISMATCH, None, trail, None)
+            return _result(reference, ReferenceVerdict.MISMATCH, None, lookup.trail, None)
         best, comparison = await follow_up(lookup, best, compare(reference, best))
-        return _judged(reference, best, comparison, trail, best)
+        return _judged(reference, best, comparison, lookup.trail, best)
     if not reference.title:
         said = ("no title to search for",)
+        trail = lookup.trail
         if not trail.failures:  # nothing asked, nothing failed
             return _result(reference, ReferenceVerdict.UNVERIFIABLE, None, trail, None, notes=said)
         verdict, why = _outage(trail.failures)
@@ -263,17 +268,18 @@ async def _by_title(lookup: Lookup, closed: Snapshot | None) -> ReferenceResult:
     best = _best(reference, await lookup.searched_records())
     if best is not None:
         best, comparison = await follow_up(lookup, best, compare(reference, best))
-        return _judged(reference, best, comparison, trail)
-    if trail.failures or trail.optional_failures:
-        trail.failures.extend(trail.optional_failures)
-        verdict, why = _outage(trail.failures)
-        return _result(reference, verdict, None, trail, None, notes=why)
-    trail.notes.append(
+        return _judged(reference, best, comparison, lookup.trail)
+    trail = lookup.trail
+    if trail.every_failure:
+        verdict, why = _outage(trail.every_failure)
+        unanswered = replace(trail, failures=trail.every_failure)
+        return _result(reference, verdict, None, unanswered, None, notes=why)
+    absent = (
         _not_in_snapshot(closed)
         if closed
         else "books, theses and reports are often missing from the registries"
     )
-    return _result(reference, ReferenceVerdict.NOT_FOUND, None, trail, None)
+    return _result(reference, ReferenceVerdict.NOT_FOUND, None, trail, None, notes=(absent,))
 
 
 def _weight(comparison: Comparison) -> tuple[int, int]:

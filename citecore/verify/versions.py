@@ -19,7 +19,7 @@ from citecore.verify.compare import (
     not_on_record,
     same_person,
 )
-from citecore.verify.trail import Lookup
+from citecore.verify.trail import Lookup, Trail
 
 
 async def follow_up(
@@ -99,12 +99,13 @@ async def _ask_for_published(lookup: Lookup) -> tuple[list[WorkRecord], bool]:
         for module in (dblp, semantic_scholar, openalex)
         if module.REGISTRY.searches_titles(lookup.identity, last_resort=True)
     ]
-    found: list[WorkRecord] = []
+    seen: list[WorkRecord] = []
     complete = True
     for search in searches:
         request = search.ask(title)
         response = await lookup.fetch(request)
-        lookup.trail.note_source(request.source.value)
+        # Asked, but a failure here only leaves the venue unconfirmed: no failure on the trail.
+        lookup.remember([], Trail(consulted=(request.source.value,)))
         if response.status is Status.FAILED:
             complete = False
             continue
@@ -115,10 +116,9 @@ async def _ask_for_published(lookup: Lookup) -> tuple[list[WorkRecord], bool]:
         except ValueError:
             complete = False
             continue
-        lookup.found.extend(records)
-        found.extend(
-            r for r in records if compare_titles(title, r.title).same and not is_preprint_record(r)
-        )
+        lookup.remember(records, Trail())
+        seen.extend(records)
+    found = [r for r in seen if compare_titles(title, r.title).same and not is_preprint_record(r)]
     return found, complete
 
 
