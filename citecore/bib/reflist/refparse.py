@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from citecore.bib.reflist.authors import corporate_author, formal_list, plain_list
+from citecore.bib.reflist.authors import Authors, corporate_author, formal_list, plain_list
 from citecore.bib.reflist.crf import (
     first_author_by_labels,
     reference_labeller,
@@ -34,7 +34,7 @@ from citecore.bib.reflist.titles import (
     with_own_year,
 )
 from citecore.identifiers import arxiv_in_text, normalize_doi
-from citecore.model import Reference, SourceLocation
+from citecore.model import Person, Reference, SourceLocation
 
 # The rule a style prints for "the same authors as the entry before" (IEEE's "——,").
 SAME_AUTHORS = re.compile(r"\s*(?:[—–]{2,}|-{3,}|_{3,})\s*[.,]?\s*")
@@ -57,48 +57,97 @@ def printed_doi(text: str) -> str:
     return doi
 
 
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What has been read of one entry so far, in the order a reader reads it."""
+
+    authors: Authors | None
+    authors_expected: bool  # the entry's style puts an author list first
+    after_authors: str  # the text after the list (and its date, once read)
+    year: int | None = None
+    dated: bool = False  # an author–year date right after the list
+    title: str = ""
+    venue: str = ""
+    after_title: str = ""
+
+
 def parse_reference_text(
     text: str, key: str, location: SourceLocation, italic: Sequence[str] = ()
 ) -> Reference:
     """A Reference from one printed entry; fields it cannot read stay empty. `italic` are the
     entry's runs set in italic, when it came from a PDF (they show where a title ends)."""
-    doi = printed_doi(text)
-    pmid = PMID.search(text)
-    url_match = URL.search(text)
-    url = (
-        url_match.group(0).rstrip(".,;")
-        if url_match and "doi.org" not in url_match.group(0)
-        else ""
-    )
     repeated = SAME_AUTHORS.match(text)
     if repeated:  # "——, “Title,” …": the entry before's authors, which the caller fills in
         return replace(
             parse_reference_text(text[repeated.end() :], key, location, italic), text=text
         )
     alone = title_alone(text)
-    # ACM's entry with no author: its date stands first ("2011. pyfakefs implements …").
-    dated_first = re.match(r"\(?(?:1[5-9]|20)\d\d[a-z]?\)?\.\s", text)
-    authors_expected = not (alone or dated_first or text[:1] in '“"‘')  # a quoted title first
-    authors = (
-        formal_list(text) or corporate_author(text) or plain_list(text)
-        if authors_expected
-        else None
+    reading = _title_and_venue(text, _date(_authors(text, alone)), italic)
+    reading = _untitled_list(text, reading)
+    if alone:
+        reading = replace(reading, title=alone, venue="")
+    if reading.dated and reading.title:
+        reading = replace(reading, title=with_own_year(reading.title, reading.after_authors))
+    if reading.year is None:
+        reading = replace(reading, year=late_year(reading.after_title) or late_year(text))
+    title, first = _by_labels(text, reading)
+    url_match = URL.search(text)
+    url = url_match.group(0) if url_match and "doi.org" not in url_match.group(0) else ""
+    pmid = PMID.search(text)
+    return Reference(
+        key=key,
+        entry_type="misc",
+        location=location,
+        title=title if len(title.split()) >= 1 and len(title) >= 3 else "",
+        authors=(first,) if first else (),
+        authors_complete=False,  # only the first author is read from free text
+        year=reading.year,
+        year_text=str(reading.year) if reading.year else "",
+        venue=reading.venue,
+        doi=printed_doi(text),
+        arxiv_id=arxiv_in_text(text),
+        pmid=pmid.group(1) if pmid else "",
+        url=url.rstrip(".,;"),
+        text=text,
     )
-    after_authors = text[authors.end :] if authors else text
-    title, year = "", None
-    date = DATE_AFTER_AUTHORS.match(after_authors)
-    if date:
-        number = date.group("paren") or date.group("bare") or date.group("spaced")  # or "n.d."
-        year = int(number) if number else None
-        after_authors = after_authors[date.end() :]
-    # A quoted title soon after the author list (or anywhere, when none was read) is the title,
-    # whatever stands between: "et al.", a name the list did not take, a date.
-    quoted = QUOTED.search(text, authors.end if authors else 0)
-    start = authors.end if authors else 0
-    venue = ""
-    if quoted and (not authors or quoted.start() - start < 120) and stands_alone(text, quoted):
-        title, after_title = clean_title(quoted_body(quoted)), text[quoted.end() :]
-        # The venue of a quoted title is the first italic run after it (IEEE, Chicago).
+
+
+def _authors(text: str, alone: str) -> _Reading:
+    """The author list an entry opens with, when its style puts one first: not before a title
+    standing alone, a quoted title, or ACM's date of an entry with no author ("2011. pyfakefs
+    implements …")."""
+    dated_first = re.match(r"\(?(?:1[5-9]|20)\d\d[a-z]?\)?\.\s", text)
+    expected = not (alone or dated_first or text[:1] in '“"‘')
+    authors = (
+        (formal_list(text) or corporate_author(text) or plain_list(text)) if expected else None
+    )
+    return _Reading(authors, expected, text[authors.end :] if authors else text)
+
+
+def _date(reading: _Reading) -> _Reading:
+    """An author–year date right after the list ("(2013).", ". 2013.", ", 2013.", "n.d.")."""
+    date = DATE_AFTER_AUTHORS.match(reading.after_authors)
+    if not date:
+        return reading
+    number = date.group("paren") or date.group("bare") or date.group("spaced")  # or "n.d."
+    return replace(
+        reading,
+        year=int(number) if number else None,
+        dated=True,
+        after_authors=reading.after_authors[date.end() :],
+    )
+
+
+def _title_and_venue(text: str, reading: _Reading, italic: Sequence[str]) -> _Reading:
+    """The title and venue: a quoted title soon after the author list (or anywhere, when none
+    was read) whatever stands between ("et al.", a name the list did not take, a date), with
+    the first italic run after it as venue (IEEE, Chicago); else the sentence after the list
+    and date, where italics or the entry's tail end it."""
+    start = reading.authors.end if reading.authors else 0
+    quoted = QUOTED.search(text, start)
+    near = quoted and (not reading.authors or quoted.start() - start < 120)
+    if quoted and near and stands_alone(text, quoted):
+        after_title = text[quoted.end() :]
         venue = next(
             (
                 venue_of(run, after_title[after_title.index(run[:16]) + len(run) :])
@@ -107,47 +156,49 @@ def parse_reference_text(
             ),
             "",
         )
-    else:
+        title = clean_title(quoted_body(quoted))
+        return replace(reading, title=title, venue=venue, after_title=after_title)
+    after_authors = reading.after_authors
+    title, title_end = title_after(after_authors)
+    more_names = re.search(r"\bet al\.\s+", title)
+    if more_names:  # the list went on past what was read of it: "…, Günther HM, et al. Title"
+        after_authors = after_authors[after_authors.index(title) + more_names.end() :]
         title, title_end = title_after(after_authors)
-        more_names = re.search(r"\bet al\.\s+", title)
-        if more_names:  # the list went on past what was read of it: "…, Günther HM, et al. Title"
-            after_authors = after_authors[after_authors.index(title) + more_names.end() :]
-            title, title_end = title_after(after_authors)
-        after_title = after_authors[title_end:]
-        title, venue = title_by_italics(after_authors, title, italic)
-        if not venue:
-            title, venue = title_by_tail(after_authors, title)
-    closed = text[authors.end - 1 : authors.end + 1] if authors and not authors.formal else ""
-    if authors and not title and date and authors.end < 300 and re.match(r"\.|.,", closed):
-        # "Title. (2018). Venue." or "Title, 2009 [Online].": no author list, the title stands
-        # first (APA, Harvard, Elsevier–Harvard).
-        title, authors, authors_expected = clean_title(text[: authors.end]), None, False
-    if alone:
-        title, venue = alone, ""
-    if date and title:
-        title = with_own_year(title, after_authors)
-    if year is None:
-        year = late_year(after_title) or late_year(text)
-    first = authors.first if authors else None
-    labeller = reference_labeller()
-    if labeller is not None:
-        labelled = labeller.label(text)
-        title = title_by_labels(text, title, labelled)
-        if authors_expected and first is None:  # a style the rules do not know
-            first = first_author_by_labels(labelled)
-    return Reference(
-        key=key,
-        entry_type="misc",
-        location=location,
-        title=title if len(title.split()) >= 1 and len(title) >= 3 else "",
-        authors=(first,) if first else (),
-        authors_complete=False,  # only the first author is read from free text
-        year=year,
-        year_text=str(year) if year else "",
+    title, venue = title_by_italics(after_authors, title, italic)
+    if not venue:
+        title, venue = title_by_tail(after_authors, title)
+    return replace(
+        reading,
+        after_authors=after_authors,
+        title=title,
         venue=venue,
-        doi=doi,
-        arxiv_id=arxiv_in_text(text),
-        pmid=pmid.group(1) if pmid else "",
-        url=url,
-        text=text,
+        after_title=after_authors[title_end:],
     )
+
+
+def _untitled_list(text: str, reading: _Reading) -> _Reading:
+    """ "Title. (2018). Venue." or "Title, 2009 [Online].": what was read as an author list
+    followed by a date, with no title after it, is the title standing first (APA, Harvard,
+    Elsevier–Harvard)."""
+    authors = reading.authors
+    if not authors or reading.title or not reading.dated or authors.end >= 300:
+        return reading
+    closed = "" if authors.formal else text[authors.end - 1 : authors.end + 1]
+    if not re.match(r"\.|.,", closed):
+        return reading
+    title = clean_title(text[: authors.end])
+    return replace(reading, title=title, authors=None, authors_expected=False)
+
+
+def _by_labels(text: str, reading: _Reading) -> tuple[str, Person | None]:
+    """The title and first author as the trained labeller (when built) corrects them: its
+    title where the rules' is doubtful, its first author for a style the rules do not know."""
+    first = reading.authors.first if reading.authors else None
+    labeller = reference_labeller()
+    if labeller is None:
+        return reading.title, first
+    labelled = labeller.label(text)
+    title = title_by_labels(text, reading.title, labelled)
+    if reading.authors_expected and first is None:
+        first = first_author_by_labels(labelled)
+    return title, first
