@@ -271,10 +271,25 @@ def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
     venue and none agrees; UNDECIDED when the record names only a publisher's series or an
     acronym the table does not know meets a name it cannot be checked against.
     """
-    # NLM titles qualify in parentheses ("Angewandte Chemie (International ed. in English)"):
-    # the name is compared with and without what the parentheses hold.
-    # A journal's subtitle is often left out ("Journal of Physics A: Mathematical and …").
-    # DBLP numbers the volumes of a proceedings in several ("CAV (1)", "ECCV (12)").
+    names = _name_variants(names)
+    if not names or not cited.strip():
+        return VenueComparison(Agreement.UNDECIDED, "no venue to compare")
+    cited_venue = identify(cited)
+    known = [v for v in (identify(n) for n in names) if v.conference is not None]
+    if cited_venue.conference is not None and known:
+        return _compare_conferences(cited_venue, known)
+    cited_words = _words(cited)
+    for agrees in _AGREEMENTS:
+        if any(agrees(cited, cited_words, name) for name in names):
+            return VenueComparison(Agreement.SAME)
+    return _without_agreement(cited, cited_venue, names, known)
+
+
+def _name_variants(names: Sequence[str]) -> list[str]:
+    """A record's names with the variants each is also compared as: NLM titles qualify in
+    parentheses ("Angewandte Chemie (International ed. in English)"), so with and without what
+    they hold; a journal's subtitle is often left out ("Journal of Physics A: Mathematical and
+    …"); DBLP numbers the volumes of a proceedings ("CAV (1)", "ECCV (12)")."""
     variants = (
         (
             n,
@@ -285,31 +300,48 @@ def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
         )
         for n in names
     )
-    names = list(dict.fromkeys(v for group in variants for v in group if v.strip()))
-    if not names or not cited.strip():
-        return VenueComparison(Agreement.UNDECIDED, "no venue to compare")
-    cited_venue = identify(cited)
-    found_venues = [identify(n) for n in names]
-    known = [v for v in found_venues if v.conference is not None]
-    if cited_venue.conference is not None and known:
-        return _compare_conferences(cited_venue, known)
-    cited_words = _words(cited)
-    for name in names:
-        found_words = _words(name)
-        if _same_words(cited_words, found_words):
-            return VenueComparison(Agreement.SAME)
-        if len(cited_words) == 1 and cited_words[0] in _initialisms(name, found_words):
-            return VenueComparison(Agreement.SAME)  # "JMLR", "PNAS"-style initialisms
-        if re.search(rf"\b{re.escape(fold(cited))}\b", fold(name)) and is_acronym(cited):
-            return VenueComparison(Agreement.SAME)  # "ISIT" in "… Theory (ISIT)"
-        if is_acronym(name) and _spelled(name, cited, cited_words):
-            return VenueComparison(Agreement.SAME)  # DBLP's "ISSRE" for the name written out
+    return list(dict.fromkeys(v for group in variants for v in group if v.strip()))
+
+
+def _as_written(cited: str, cited_words: list[str], name: str) -> bool:
+    """The same words, each written out or abbreviated ("J. Mach. Learn. Res.")."""
+    return _same_words(cited_words, _words(name))
+
+
+def _as_initialism(cited: str, cited_words: list[str], name: str) -> bool:
+    """One cited word that is the name's initialism ("JMLR", "PNAS")."""
+    return len(cited_words) == 1 and cited_words[0] in _initialisms(name, _words(name))
+
+
+def _as_acronym_in_name(cited: str, cited_words: list[str], name: str) -> bool:
+    """A cited acronym the name holds ("ISIT" in "… Theory (ISIT)")."""
+    return bool(re.search(rf"\b{re.escape(fold(cited))}\b", fold(name))) and is_acronym(cited)
+
+
+def _as_name_spelled(cited: str, cited_words: list[str], name: str) -> bool:
+    """A record's acronym that the cited name, written out, spells (DBLP's "ISSRE")."""
+    return is_acronym(name) and _spelled(name, cited, cited_words)
+
+
+def _as_iso4(cited: str, cited_words: list[str], name: str) -> bool:
+    """The cited name as the ISO 4 abbreviation of the record's (neither an acronym)."""
+    if is_acronym(cited) or is_acronym(name):
+        return False
+    abbreviated = _words(iso4(name))
+    return bool(abbreviated) and _same_words(cited_words, abbreviated)
+
+
+# How a cited venue may agree with one of a record's names, tried in this order (ISO 4, the
+# costliest, last).
+_AGREEMENTS = (_as_written, _as_initialism, _as_acronym_in_name, _as_name_spelled, _as_iso4)
+
+
+def _without_agreement(
+    cited: str, cited_venue: Venue, names: list[str], known: list[Venue]
+) -> VenueComparison:
+    """No name agrees: DIFFERENT, unless what the record names cannot be checked against the
+    cited venue (a publisher's series, an acronym the table does not know)."""
     full = names[0]
-    if not is_acronym(cited):
-        for name in (n for n in names if not is_acronym(n)):
-            abbreviated = _words(iso4(name))
-            if abbreviated and _same_words(cited_words, abbreviated):
-                return VenueComparison(Agreement.SAME)
     if all(any(re.search(p, fold(n)) for p in _SERIES) for n in names):
         return VenueComparison(Agreement.UNDECIDED, f"the record names only the series '{full}'")
     if cited_venue.conference is not None:
