@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -130,67 +129,98 @@ def ground_citations(
 ) -> dict[CitationId, CitationResult]:
     """A grounding verdict for every citation, by its identity. Cached judgments
     are reused; the rest are asked in one batch when the judge can (`judge_many`), else one by
-    one. With a `limit` only that many are asked; a dry run prints the questions and asks none.
-    `records` are the cited keys' source files when the caller has found them already."""
+    one. With a `limit` only that many are asked; a dry run logs the questions (at warning
+    level: the shells show those) and asks none. `records` are the cited keys' source files
+    when the caller has found them already."""
     plan = plan or GroundingPlan()
-    bibliography_dirs = [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
-    cited = dict.fromkeys(k for c in citations for k in (c.key, *c.cited_with))
     if records is None:
-        records = source_records(
-            [bibliography.references[k] for k in cited if k in bibliography.references],
-            bibliography_dirs,
-            sources_dir,
-        )
+        records = _source_records(citations, bibliography, sources_dir)
     state = _Sources(cache)
     results: dict[CitationId, CitationResult] = {}
     questions: list[Question] = []
     origins: dict[CitationId, str] = {}
     for citation in citations:
-        ident = citation.ident
         keys = [k for k in (citation.key, *citation.cited_with) if k in records]
-        texts, unread = [], []
-        for key in keys:
-            for name in records[key].files:
-                source = state.text(Path(name))
-                if source is not None:
-                    texts.append(source)
-                elif Path(name) in state.problems:
-                    unread.append(state.problems[Path(name)])
-        origins[ident] = ", ".join(
+        origins[citation.ident] = ", ".join(
             dict.fromkeys(records[k].origin for k in keys if records[k].origin)
         )
+        texts, unread = _texts(keys, records, state)
         if not texts:
             # An unreadable source is not judged: that would accuse the writer of our failure.
             missing = [records[k].missing for k in keys if records[k].missing]
-            results[ident] = CitationResult(
-                GroundingStatus.NOT_IN_STORE,
-                judge.name,
-                judge.model,
-                reason="; ".join(unread or missing) or "no readable source file for this key",
-                source=origins[ident],
+            reason = "; ".join(unread or missing) or "no readable source file for this key"
+            results[citation.ident] = CitationResult(
+                GroundingStatus.NOT_IN_STORE, judge.name, judge.model, reason=reason
             )
             continue
         cache_key = _cache_key(citation, texts, judge, state.ranking)
         stored = cache.get("grounding", cache_key) if cache is not None else None
         if stored is not None:
-            cached = record_from_data(CitationResult, json.loads(stored))
-            results[ident] = replace(cached, source=origins[ident])
+            results[citation.ident] = record_from_data(CitationResult, json.loads(stored))
         else:
             # Only a question to ask cuts, embeds and ranks its sources' passages.
             questions.append(_question(citation, state.index(texts), texts, cache_key))
-    if plan.limit is not None:
-        questions = questions[: plan.limit]
+    questions = questions[: plan.limit] if plan.limit is not None else questions
     if plan.dry_run:
-        for question in questions:
-            print(
-                f"--- {question.citation.location}: {question.claim}\n"
-                f"{user_message(question.claim, question.evidence)}",
-                file=sys.stderr,
-            )
-        return results
-    verdicts = _ask(judge, questions, plan.sequential)
+        _log_questions(questions)
+    else:
+        results |= _answers(judge, questions, plan.sequential, state, cache)
+    return {ident: replace(result, source=origins[ident]) for ident, result in results.items()}
+
+
+def _source_records(
+    citations: Sequence[Citation], bibliography: Bibliography, sources_dir: Path | None
+) -> Mapping[str, SourceRecord]:
+    """The source files of every key the citations cite, looked for beside the bibliography
+    and in `sources_dir`."""
+    bibliography_dirs = [Path(s).parent for s in bibliography.sources if Path(s).is_file()]
+    cited = dict.fromkeys(k for c in citations for k in (c.key, *c.cited_with))
+    return source_records(
+        [bibliography.references[k] for k in cited if k in bibliography.references],
+        bibliography_dirs,
+        sources_dir,
+    )
+
+
+def _texts(
+    keys: Sequence[str], records: Mapping[str, SourceRecord], state: _Sources
+) -> tuple[list[SourceText], list[str]]:
+    """The readable texts of the keys' source files, and why each unreadable one is not."""
+    texts, unread = [], []
+    for key in keys:
+        for name in records[key].files:
+            source = state.text(Path(name))
+            if source is not None:
+                texts.append(source)
+            elif Path(name) in state.problems:
+                unread.append(state.problems[Path(name)])
+    return texts, unread
+
+
+def _log_questions(questions: Sequence[Question]) -> None:
+    """A dry run's questions, each as the judge would be asked it."""
+    for question in questions:
+        logger.warning(
+            "dry run, not asked:\n--- %s: %s\n%s",
+            question.citation.location,
+            question.claim,
+            user_message(question.claim, question.evidence),
+        )
+
+
+def _answers(
+    judge: Judge,
+    questions: list[Question],
+    sequential: bool,
+    state: _Sources,
+    cache: Cache | None,
+) -> dict[CitationId, CitationResult]:
+    """The judge's verdicts on the questions, proved against their sources and cached (an
+    error is asked again next time)."""
+    verdicts = _ask(judge, questions, sequential)
+    results = {}
     for question, verdict in zip(questions, verdicts, strict=True):
-        result = replace(_proved(question, verdict, state), source=origins[question.citation.ident])
+        result = _proved(question, verdict, state)
         if cache is not None and result.status is not GroundingStatus.ERROR:
             cache.put("grounding", question.cache_key, json.dumps(to_data(result)))
         results[question.citation.ident] = result

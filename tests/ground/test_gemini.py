@@ -196,12 +196,11 @@ def test_batch_is_the_default_and_sequential_asks_one_by_one(
 
 
 def test_dry_run_and_limit(
-    gemini: GeminiEmulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    gemini: GeminiEmulator, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     args = _paper(tmp_path, ["Errors fell by 35 percent", "Errors fell sharply"])
     main([*args, "--dry-run"])
-    captured = capsys.readouterr()
-    assert "<<<CLAIM\nErrors fell by 35 percent" in captured.err
+    assert "<<<CLAIM\nErrors fell by 35 percent" in caplog.text  # logged: the CLI shows it
     assert not gemini.generate_requests
     main([*args, "--limit", "1", "--sequential"])
     assert len(gemini.generate_requests) == 1

@@ -142,7 +142,7 @@ def test_a_compound_citation_is_judged_against_all_its_sources(
 
 
 def test_judgments_are_cached_limited_and_shown(
-    bibliography: Bibliography, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    bibliography: Bibliography, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     citations = [_cite("a", "Residual functions help [@a]."),
                  _cite("b", "Dropout helps [@b].", n=1)]  # fmt: skip
@@ -150,7 +150,7 @@ def test_judgments_are_cached_limited_and_shown(
         shown = RecordingJudge()
         assert ground_citations(citations, bibliography, shown, cache=cache,
                                 plan=GroundingPlan(dry_run=True)) == {}  # fmt: skip
-        assert shown.asked == [] and "Residual functions help" in capsys.readouterr().err
+        assert shown.asked == [] and "Residual functions help" in caplog.text
         limited = RecordingJudge()
         first = ground_citations(citations, bibliography, limited, cache=cache,
                                  plan=GroundingPlan(limit=1))  # fmt: skip
