@@ -139,6 +139,22 @@ class SentenceWords:
 _FIRST_PERSON = frozenset("we our us".split())
 
 
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """One claim read against one source sentence: what every word of the claim is looked for
+    with."""
+
+    claim: str
+    claim_tokens: list[str]
+    sentence: SentenceWords
+    lexicon: Lexicon
+    subject: frozenset[str]
+    stated: frozenset[str]  # the claim's words the sentence abbreviates alike
+    claim_short: frozenset[str]  # short forms the claim writes out
+    units: dict[str, str]  # the unit each number of the claim is given in
+    first_person: bool  # the authors speak of their own work ("we")
+
+
 def carried_words(
     claim: str,
     words: Iterable[str],
@@ -154,47 +170,72 @@ def carried_words(
     of the `subject` (the names of the claim that the source gives elsewhere: the work the
     authors speak of); and which it carries only apart from the words
     next to them in the claim (more than `REACH` words from each)."""
-    stated = abbreviated_alike(claim, sentence.sentence).stated
     claim_tokens = tokens(claim)
-    claim_short = written_short_forms(claim)
-    units = _units(claim_tokens)
-    first_person = bool(_FIRST_PERSON & set(sentence.tokens))
+    reading = _Reading(
+        claim,
+        claim_tokens,
+        sentence,
+        lexicon,
+        subject,
+        frozenset(abbreviated_alike(claim, sentence.sentence).stated),
+        frozenset(written_short_forms(claim)),
+        _units(claim_tokens),
+        bool(_FIRST_PERSON & set(sentence.tokens)),
+    )
     places: dict[str, list[int] | None] = {}
     for word in words:
-        if is_number(word):
-            found: list[int] | None = [
-                place
-                for place in sentence.places.get(number_value(word), [])
-                if word not in units or _unit_after(sentence.tokens, place) == units[word]
-            ]
-        else:
-            found = list(sentence.places.get(stem(word), []))
-            if word == "not":
-                # The claim's negations, each denied of the same words by the sentence.
-                found = sentence.denials if denies_alike(claim, sentence.sentence) else []
-            pieces = _pieces(word)
-            if not found and len(pieces) > 1 and all(_form(p) in sentence.places for p in pieces):
-                # "COVID-19" read as "covid19" is said by "COVID 19" too.
-                found = list(sentence.places[_form(pieces[0])])
-            found += [
-                p
-                for other, p in sentence.content.items()
-                if along(other, word) or lexicon.says(other, word)
-            ]
-            if not found and (
-                (first_person and word in subject)
-                or word in stated
-                or (word in claim_short and abbreviates(word, sentence.tokens))
-                or any(abbreviates(short, claim_tokens, word) for short in sentence.short_forms)
-            ):
-                found = None  # a name the authors' "we" stands for, or an abbreviation of a run
-                # of words: anywhere in the sentence will do
+        found = _number_places(word, reading) if is_number(word) else _word_places(word, reading)
         if found is None or found:
             places[word] = found
     carried = tuple(w for w in words if w in places)
     missing = tuple(w for w in words if w not in places)
     sequence = [(w, at) for w, at in _sequence(claim_tokens, words) if w in places]
     return Carried(carried, missing, _apart(sequence, places))
+
+
+def _number_places(number: str, reading: _Reading) -> list[int]:
+    """Where the sentence gives the number's value, in the claim's unit when it gives one."""
+    sentence, units = reading.sentence, reading.units
+    return [
+        place
+        for place in sentence.places.get(number_value(number), [])
+        if number not in units or _unit_after(sentence.tokens, place) == units[number]
+    ]
+
+
+def _word_places(word: str, reading: _Reading) -> list[int] | None:
+    """Where the sentence says the word: by stem (a negation: where it denies the same words),
+    its pieces written apart, a word along it or the lexicon's; None when it says it in no one
+    place but as a whole (see `_said_as_a_whole`); empty when not at all."""
+    sentence = reading.sentence
+    found = list(sentence.places.get(stem(word), []))
+    if word == "not":
+        # The claim's negations, each denied of the same words by the sentence.
+        found = sentence.denials if denies_alike(reading.claim, sentence.sentence) else []
+    pieces = _pieces(word)
+    if not found and len(pieces) > 1 and all(_form(p) in sentence.places for p in pieces):
+        # "COVID-19" read as "covid19" is said by "COVID 19" too.
+        found = list(sentence.places[_form(pieces[0])])
+    found += [
+        p
+        for other, p in sentence.content.items()
+        if along(other, word) or reading.lexicon.says(other, word)
+    ]
+    if not found and _said_as_a_whole(word, reading):
+        return None
+    return found
+
+
+def _said_as_a_whole(word: str, reading: _Reading) -> bool:
+    """A name the authors' "we" stands for, or an abbreviation of a run of words (either way
+    round): anywhere in the sentence will do."""
+    sentence = reading.sentence
+    return (
+        (reading.first_person and word in reading.subject)
+        or word in reading.stated
+        or (word in reading.claim_short and abbreviates(word, sentence.tokens))
+        or any(abbreviates(short, reading.claim_tokens, word) for short in sentence.short_forms)
+    )
 
 
 def _sequence(claim_tokens: list[str], words: Iterable[str]) -> list[tuple[str, int]]:

@@ -158,14 +158,41 @@ class LocalJudge:
         texts = [comparable(ranked.passage.text) for ranked in evidence]
         given = set(tokens(" ".join(texts)))
         subject = frozenset(name for name in names(compared) if name in given)
+        readings = self._readings(compared, words, evidence, subject)
+        if not readings:
+            return self._verdict(GroundingStatus.UNCONFIRMED, "", "no passage shares its words")
+        reading = max(
+            readings, key=lambda pair: (pair[0].share, -len(pair[0].carried.apart), pair[1].score)
+        )[0]
+        conflicting = [r for r, _ in readings if r.conflict and r.states_claim]
+        # A conflict elsewhere stands unless the best reading carries every word unopposed.
+        if conflicting and (reading.carried.missing or reading.conflict):
+            worst = max(conflicting, key=lambda r: r.share)
+            return self._verdict(GroundingStatus.UNSUPPORTED, worst.sentence, worst.conflict)
+        count = f"{len(reading.carried.carried)}/{len(words)} words of the claim in the passage"
+        doubt = _doubt(reading, claim, unnamed(compared, " ".join(texts)))
+        if doubt:
+            return self._verdict(
+                GroundingStatus.UNCONFIRMED, reading.sentence, f"{doubt} ({count})"
+            )
+        return self._verdict(GroundingStatus.SUPPORTED, reading.sentence, count)
+
+    def _readings(
+        self,
+        compared: str,
+        words: list[str],
+        evidence: Sequence[RankedPassage],
+        subject: frozenset[str],
+    ) -> list[tuple[_Reading, RankedPassage]]:
+        """Every sentence of every passage read against the claim, and every two sentences side
+        by side: a claim may sum up two sentences of its source, so the pair is read for
+        support, and conflicts with what either sentence says (as each was read alone)."""
         readings = []
         for ranked in evidence:
             singles = [
                 _read(compared, words, self.words, sentence, subject)
                 for sentence in _sentences(ranked.passage.text)
             ]
-            # A claim may sum up two sentences of its source: the pair is read for support, and
-            # conflicts with what either sentence says (as each was read alone).
             pairs = [
                 replace(
                     _read(compared, words, self.words, f"{a.sentence} {b.sentence}", subject),
@@ -174,47 +201,7 @@ class LocalJudge:
                 for a, b in pairwise(singles)
             ]
             readings += [(reading, ranked) for reading in singles + pairs]
-        if not readings:
-            return self._verdict(GroundingStatus.UNCONFIRMED, "", "no passage shares its words")
-        reading = max(
-            readings, key=lambda pair: (pair[0].share, -len(pair[0].carried.apart), pair[1].score)
-        )[0]
-        carried = reading.carried
-        count = f"{len(carried.carried)}/{len(words)} words of the claim in the passage"
-        conflicting = [r for r, _ in readings if r.conflict and r.states_claim]
-        if conflicting and not (not carried.missing and not reading.conflict):
-            worst = max(conflicting, key=lambda r: r.share)
-            return self._verdict(GroundingStatus.UNSUPPORTED, worst.sentence, worst.conflict)
-        absent = unnamed(compared, " ".join(texts))
-        if absent:
-            return self._verdict(
-                GroundingStatus.UNCONFIRMED,
-                reading.sentence,
-                f"the passage never names {', '.join(absent)} ({count})",
-            )
-        if reading.substitution:
-            # The word the source puts in the claim's word's place says most.
-            return self._verdict(
-                GroundingStatus.UNCONFIRMED,
-                reading.sentence,
-                f"{reading.substitution}, and the judge cannot tell whether they mean the same "
-                f"({count})",
-            )
-        if carried.missing:
-            missing = _listed([as_written(word, claim) for word in carried.missing])
-            return self._verdict(
-                GroundingStatus.UNCONFIRMED,
-                reading.sentence,
-                f"the passage does not say {missing} ({count})",
-            )
-        if carried.apart:
-            return self._verdict(
-                GroundingStatus.UNCONFIRMED,
-                reading.sentence,
-                f"the passage says {_listed(carried.apart, 'and')} apart from the words the claim "
-                f"says {'it' if len(carried.apart) == 1 else 'them'} of ({count})",
-            )
-        return self._verdict(GroundingStatus.SUPPORTED, reading.sentence, count)
+        return readings
 
     def close(self) -> None:
         """Nothing to release: the local judge holds no connection."""
@@ -222,3 +209,26 @@ class LocalJudge:
     def _verdict(self, status: GroundingStatus, passage: str, reason: str) -> JudgeVerdict:
         judge = "lexical judge" if self.words.known else f"lexical judge ({self.words.description})"
         return JudgeVerdict(status, passage, f"{judge}: {reason}", self.name, self.model)
+
+
+def _doubt(reading: _Reading, claim: str, absent: Sequence[str]) -> str:
+    """Why the best reading does not confirm the claim, in the order that says most: a name
+    the passage never gives, a word the source puts in the claim's word's place, words it does
+    not say, words it says apart from those the claim says them of; "" when nothing is
+    missing."""
+    carried = reading.carried
+    if absent:
+        return f"the passage never names {', '.join(absent)}"
+    if reading.substitution:
+        return f"{reading.substitution}, and the judge cannot tell whether they mean the same"
+    if carried.missing:
+        return (
+            f"the passage does not say {_listed([as_written(w, claim) for w in carried.missing])}"
+        )
+    if carried.apart:
+        them = "it" if len(carried.apart) == 1 else "them"
+        return (
+            f"the passage says {_listed(carried.apart, 'and')} apart from the words the claim "
+            f"says {them} of"
+        )
+    return ""
