@@ -6,6 +6,7 @@ exist is a mismatch on it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 
 from citecore.model import FieldMismatch, Reference
@@ -135,3 +136,19 @@ async def resolve_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch) -> Tr
         mismatch = FieldMismatch("arxiv", arxiv_id, "", "this arXiv id does not exist")
         return learned + Trail(mismatches=(mismatch,))
     return learned + Trail(records=(records[0],))
+
+
+async def resolve_identifiers(
+    reference: Reference, asked: Mapping[str, str], fetch: Fetch
+) -> Trail:
+    """The registries' records of the identifiers `asked` (by field: "doi", "pmid", "arxiv"):
+    a DOI through its agency, a PMID from PubMed, an arXiv id from DataCite or arXiv."""
+    learned = Trail()
+    if "doi" in asked:
+        doi, registered = registered_doi(asked["doi"].lower())
+        learned += registered + await resolve_doi(doi, fetch)
+    if "pmid" in asked:
+        learned += await resolve_pmid(asked["pmid"], fetch)
+    if "arxiv" in asked:
+        learned += await resolve_arxiv(reference, asked["arxiv"], fetch)
+    return learned

@@ -32,13 +32,7 @@ from citecore.registries.http import RegistryClient
 from citecore.registries.record import Update, WorkRecord
 from citecore.registries.request import Failure, RegistryRequest, RegistryResponse, Status
 from citecore.verify.asked_ids import identifiers_to_ask
-from citecore.verify.by_identifier import (
-    expand_short_doi,
-    registered_doi,
-    resolve_arxiv,
-    resolve_doi,
-    resolve_pmid,
-)
+from citecore.verify.by_identifier import expand_short_doi, resolve_identifiers
 from citecore.verify.by_title import search_title
 from citecore.verify.compare import (
     TITLE_SIMILAR,
@@ -201,35 +195,26 @@ async def _identify(
 ) -> Trail:
     """The records of the reference's identifiers: a snapshot's first, then the registries' for
     what it lacks (with a complete snapshot, what it lacks does not exist)."""
-    local_doi = snapshot.by_doi(reference.doi) if snapshot and reference.doi else []
-    local_arxiv = snapshot.by_arxiv(reference.arxiv_id) if snapshot and reference.arxiv_id else []
-    local_pmid = snapshot.by_pmid(reference.pmid) if snapshot and reference.pmid else []
-    learned = Trail()
-    if local_doi or local_arxiv or local_pmid or closed:
-        local = (*local_doi[:1], *local_arxiv[:1], *local_pmid[:1])
-        learned = Trail(consulted=("snapshot",), records=local)
     # An arXiv id that only restates an arXiv DOI was resolved through DataCite already.
     restated = reference.arxiv_id.lower() == arxiv_from_doi(reference.doi).lower()
+    cited = {"doi": reference.doi, "arxiv": reference.arxiv_id, "pmid": reference.pmid}
+    local = _in_snapshot(snapshot, cited) if snapshot is not None else {}
+    asked = cited | {"arxiv": "" if restated else reference.arxiv_id}
+    learned = Trail()
+    if local or closed:
+        learned = Trail(consulted=("snapshot",), records=tuple(local.values()))
+    unresolved = {name: value for name, value in asked.items() if value and name not in local}
     if closed:
-        absent = [
-            (name, value)
-            for name, value, local_records in (
-                ("doi", reference.doi, local_doi),
-                ("arxiv", "" if restated else reference.arxiv_id, local_arxiv),
-                ("pmid", reference.pmid, local_pmid),
-            )
-            if value and not local_records
-        ]
-        missing = tuple(FieldMismatch(n, v, "", _not_in_snapshot(closed)) for n, v in absent)
-        return learned + Trail(mismatches=missing)
-    if reference.doi and not local_doi:
-        doi, registered = registered_doi(reference.doi.lower())
-        learned += registered + await resolve_doi(doi, fetch)
-    if reference.pmid and not local_pmid:
-        learned += await resolve_pmid(reference.pmid, fetch)
-    if reference.arxiv_id and not restated and not local_arxiv:
-        learned += await resolve_arxiv(reference, reference.arxiv_id, fetch)
-    return learned
+        missing = (FieldMismatch(n, v, "", _not_in_snapshot(closed)) for n, v in unresolved.items())
+        return learned + Trail(mismatches=tuple(missing))
+    return learned + await resolve_identifiers(reference, unresolved, fetch)
+
+
+def _in_snapshot(snapshot: Snapshot, asked: dict[str, str]) -> dict[str, WorkRecord]:
+    """The snapshot's record of each identifier it holds, by the identifier's field."""
+    readers = {"doi": snapshot.by_doi, "arxiv": snapshot.by_arxiv, "pmid": snapshot.by_pmid}
+    found = {name: readers[name](value) for name, value in asked.items() if value}
+    return {name: records[0] for name, records in found.items() if records}
 
 
 async def _by_identifiers(
