@@ -47,20 +47,24 @@ def _book_order(folder: Path, config: Mapping[str, Any]) -> list[Path]:
         files = next(iter(files.values()), None)
     if isinstance(files, list) and files:
         return [folder / str(f) for f in files if (folder / str(f)).is_file()]
-    subdirs = config.get("rmd_subdir")
-    roots = [folder]
-    if subdirs is True:
-        roots += [p for p in folder.iterdir() if p.is_dir()]
-    elif subdirs:
-        roots += [folder / str(d) for d in listed(subdirs) if (folder / str(d)).is_dir()]
     found = sorted(
         p.relative_to(folder)
-        for root in roots
+        for root in _book_folders(folder, config.get("rmd_subdir"))
         for p in (root.rglob("*") if root != folder else root.iterdir())
         if p.is_file() and p.suffix.lower() == ".rmd" and not p.name.startswith("_")
     )
     index = [p for p in found if p.parent == Path() and p.stem == "index"]
     return [folder / p for p in [*index, *(p for p in found if p not in index)]]
+
+
+def _book_folders(folder: Path, subdirs: Any) -> list[Path]:
+    """The folders bookdown takes chapters from: the book's, and with `rmd_subdir` every
+    folder in it (`true`) or those it lists."""
+    if subdirs is True:
+        return [folder, *(p for p in folder.iterdir() if p.is_dir())]
+    if subdirs:
+        return [folder, *(folder / str(d) for d in listed(subdirs) if (folder / str(d)).is_dir())]
+    return [folder]
 
 
 def book_chapters(document: Path) -> list[Path] | None:

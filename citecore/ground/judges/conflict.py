@@ -102,8 +102,13 @@ def _difference(slot: _Slot, entities: set[str], lexicon: Lexicon) -> str:
     an entity or an opposite put in a word's place; "" when it is only wording. A word is not
     put in another's place when the claim uses it too, or the source the other: "DCs and
     ILCs" against "ILCs and DCs" is word order, not a substitution."""
-    # A number the sentence states elsewhere is not changed here ("in 1925 he gave the hill …
-    # and in 1943 the park"); numbers compare by value ("08" is "8").
+    return _changed_number(slot) or _one_sided_cue(slot) or _word_replaced(slot, entities, lexicon)
+
+
+def _changed_number(slot: _Slot) -> str:
+    """A number of the claim the source gives another value in its place. A number the
+    sentence states elsewhere is not changed here ("in 1925 he gave the hill … and in 1943 the
+    park"); numbers compare by value ("08" is "8")."""
     values_stated = {number_value(t) for t in slot.sentence_words if is_number(t)}
     values_claimed = {number_value(t) for t in slot.claim_words if is_number(t)}
     numbers_claimed = [
@@ -112,20 +117,31 @@ def _difference(slot: _Slot, entities: set[str], lexicon: Lexicon) -> str:
     numbers_stated = [
         t for t in slot.stated if is_number(t) and number_value(t) not in values_claimed
     ]
-    if numbers_claimed and numbers_stated:
-        return (
-            f"the source says {', '.join(numbers_stated)} where the claim says "
-            f"{', '.join(numbers_claimed)}"
-        )
+    if not (numbers_claimed and numbers_stated):
+        return ""
+    return (
+        f"the source says {', '.join(numbers_stated)} where the claim says "
+        f"{', '.join(numbers_claimed)}"
+    )
+
+
+def _one_sided_cue(slot: _Slot) -> str:
+    """A negation or contrast on one side of the slot only. A contrast on one side is no
+    conflict where the other side contrasts too: "X rather than Y" against "X matters more than
+    Y" says it otherwise."""
     cues_claimed, cues_stated = _slot_cues(slot.claimed), _slot_cues(slot.stated)
-    if bool(cues_claimed) != bool(cues_stated):
-        cue = sorted(cues_claimed or cues_stated)[0]
-        side = "the claim" if cues_claimed else "the source"
-        facing = slot.sentence_words if cues_claimed else slot.claim_words
-        # A contrast on one side is no conflict where the other side contrasts too: "X rather
-        # than Y" against "X matters more than Y" says it otherwise.
-        if cue in NEGATIONS_PROPER or cue.endswith("n't") or not _CONTRAST.search(" ".join(facing)):
-            return f"'{cue}' in {side} only"
+    if bool(cues_claimed) == bool(cues_stated):
+        return ""
+    cue = sorted(cues_claimed or cues_stated)[0]
+    side = "the claim" if cues_claimed else "the source"
+    facing = slot.sentence_words if cues_claimed else slot.claim_words
+    if cue in NEGATIONS_PROPER or cue.endswith("n't") or not _CONTRAST.search(" ".join(facing)):
+        return f"'{cue}' in {side} only"
+    return ""
+
+
+def _word_replaced(slot: _Slot, entities: set[str], lexicon: Lexicon) -> str:
+    """An opposite, or another entity, in the place of a word of the claim."""
     for word, other in _replacements(slot):
         # Before the test for one word inside the other: "ineffective" holds "effective".
         if _opposites(word, other, lexicon):

@@ -268,18 +268,33 @@ def displaced(claim: str, sentence: str, lexicon: Lexicon) -> str:
             if not 0 <= at < len(claim_words) or claim_words[at] not in content:
                 continue
             anchor = claim_words[at]
-            for position, said in enumerate(sentence_words):
-                neighbour = position - side
-                if said != anchor or not 0 <= neighbour < len(sentence_words):
-                    continue
-                other = sentence_words[neighbour]
-                if (
-                    other in stated_content
-                    and other not in _PREPOSITIONS
-                    and stem(other) not in claim_stems
-                    and not is_number(other)
-                ):
-                    theirs = " ".join((anchor, other)[::-side])
-                    mine = " ".join((anchor, word)[::-side])
-                    return f"the source says '{theirs}' where the claim says '{mine}'"
+            other = _in_its_place(anchor, side, sentence_words, stated_content, claim_stems)
+            if other:
+                theirs = " ".join((anchor, other)[::-side])
+                mine = " ".join((anchor, word)[::-side])
+                return f"the source says '{theirs}' where the claim says '{mine}'"
+    return ""
+
+
+def _in_its_place(
+    anchor: str,
+    side: int,
+    sentence_words: list[str],
+    stated_content: set[str],
+    claim_stems: set[str],
+) -> str:
+    """The sentence's content word on the `side` of `anchor` where the claim has its own word:
+    one the claim never says (no number, no preposition); "" when there is none."""
+    for position, said in enumerate(sentence_words):
+        neighbour = position - side
+        if said != anchor or not 0 <= neighbour < len(sentence_words):
+            continue
+        other = sentence_words[neighbour]
+        if (
+            other in stated_content
+            and other not in _PREPOSITIONS
+            and stem(other) not in claim_stems
+            and not is_number(other)
+        ):
+            return other
     return ""
