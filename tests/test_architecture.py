@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
+from radon.complexity import cc_visit  # type: ignore[import-untyped]
 
 from tests.paths import REPO
 
@@ -152,6 +154,28 @@ def test_every_module_is_small_enough_to_read_whole() -> None:
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES
     ]
     assert long == []
+
+
+# A function a reader can follow: past this many paths through it (McCabe, as radon counts
+# them: radon's rank D and worse), it does several jobs (split it by job).
+FUNCTION_COMPLEXITY = 20
+
+
+def test_every_function_does_one_job() -> None:
+    def with_closures(blocks: list[Any]) -> list[Any]:
+        # radon lists methods as functions of their own, a function's closures inside it
+        # (a class has none).
+        return [
+            b for block in blocks for b in (block, *with_closures(getattr(block, "closures", [])))
+        ]
+
+    tangled = [
+        f"{path.relative_to(REPO)}: {block.fullname} ({block.complexity})"
+        for path in sorted((REPO / "citecore").rglob("*.py"))
+        for block in with_closures(cc_visit(path.read_text(encoding="utf-8")))
+        if block.complexity > FUNCTION_COMPLEXITY
+    ]
+    assert tangled == []
 
 
 def _lines(folders: list[Path]) -> int:

@@ -145,6 +145,9 @@ class _Reader:
                 self.learn_macros(loaded, seen)
 
     def read(self, path: Path) -> None:
+        """Read one file of the project, in TeX's reading order: its bibliographies, inline
+        `\\bibitem`s, citations with their claims and footnote numbers, and the files it
+        loads (read where TeX loads them)."""
         resolved = path.resolve()
         if resolved in self.seen:
             return
@@ -155,17 +158,7 @@ class _Reader:
         text = mask_definitions(unmasked, self.shows_source)
         self.result.bibitems.extend(bibitems(raw, str(path)))
         self.result.key_problems.extend((path, p) for p in key_list_problems(raw, text))
-        named = [m.group(1) for m in BIBLIOGRAPHY_COMMAND.finditer(text)]
-        named += bibliography_wrapper_names(text, self.bibliography_wrappers)
-        for listed in named:
-            for name in listed.replace("\\jobname", self.jobname).split(","):
-                name = name.strip()
-                if name:
-                    bib = name if name.endswith(".bib") else f"{name}.bib"
-                    candidate = path.parent / bib
-                    self.result.bibliographies.append(
-                        candidate if candidate.exists() else self.root / bib
-                    )
+        self.result.bibliographies.extend(self._bibliographies(text, path))
         commands = _cited(
             [*find_cite_commands(text), *wrapper_uses(text, self.wrappers)],
         )
@@ -200,6 +193,21 @@ class _Reader:
                     self.notes += 1
                     note = self.notes
                 self._add(command, path, raw, claims.get(command.start, ("", "")), note)
+
+    def _bibliographies(self, text: str, path: Path) -> list[Path]:
+        """The bibliography files a file names (`\\bibliography`, `\\addbibresource`, the
+        project's wrappers of them): beside the file when there, else beside the main file."""
+        named = [m.group(1) for m in BIBLIOGRAPHY_COMMAND.finditer(text)]
+        named += bibliography_wrapper_names(text, self.bibliography_wrappers)
+        found = []
+        for listed in named:
+            for name in listed.replace("\\jobname", self.jobname).split(","):
+                name = name.strip()
+                if name:
+                    bib = name if name.endswith(".bib") else f"{name}.bib"
+                    candidate = path.parent / bib
+                    found.append(candidate if candidate.exists() else self.root / bib)
+        return found
 
     @staticmethod
     def _footnote_text_start(text: str, start: int) -> int:

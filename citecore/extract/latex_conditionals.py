@@ -63,44 +63,52 @@ class Conditionals:
         """`piece`, the text that follows the pieces read before, with what TeX skips blanked
         (newlines kept, so positions stay). Comments and verbatim must be blanked already: a
         `\\fi` in a comment is no `\\fi`."""
-        flags, frames = self.flags, self._frames
         skip_from = 0
         spans: list[tuple[int, int]] = []
         for match in _CONTROL.finditer(piece):
-            declared, word = match.group("declared"), match.group("word")
-            was = _skipping(frames)
-            if declared is not None:
-                if not was:
-                    flags[declared[2:]] = False
+            was = self.skipping
+            word = match.group("word")
+            if not self._follow(match.group("declared"), word, was):
                 continue
-            if word.startswith("if") and (word in _PRIMITIVES or word[2:] in flags):
-                if was:
-                    frames.append(_Frame(None, counted=True))
-                else:
-                    value = _value(word, flags)
-                    frames.append(_Frame(value, skipped=value is False))
-            elif word == "else" and frames and not frames[-1].counted:
-                if frames[-1].value is not None:
-                    frames[-1].skipped = not frames[-1].skipped
-            elif word == "fi" and frames:
-                frames.pop()
-            elif not was and word.endswith(("true", "false")):
-                name = word.removesuffix("true").removesuffix("false")
-                if name in flags:
-                    flags[name] = word.endswith("true")
-                continue
-            else:
-                continue
-            now = _skipping(frames)
+            now = self.skipping
             if now and not was:
                 skip_from = match.start()
             elif was and not now:
                 # The \\fi that ends a skip is kept, so that the conditional it closes stays
                 # closed when the masked text is read again.
                 spans.append((skip_from, match.start() if word == "fi" else match.end()))
-        if _skipping(frames):  # still skipping where the piece ends: blank to its end
+        if self.skipping:  # still skipping where the piece ends: blank to its end
             spans.append((skip_from, len(piece)))
         return _blanked(piece, spans)
+
+    def _follow(self, declared: str | None, word: str, was: bool) -> bool:
+        """One control word as TeX meets it (`was`: whether it was skipping): a `\\newif`
+        declared, a switch set, or a conditional opened, turned by `\\else` or closed; True
+        for the last three, which may start or end a skip."""
+        flags, frames = self.flags, self._frames
+        if declared is not None:
+            if not was:
+                flags[declared[2:]] = False
+            return False
+        if word.startswith("if") and (word in _PRIMITIVES or word[2:] in flags):
+            if was:
+                frames.append(_Frame(None, counted=True))
+            else:
+                value = _value(word, flags)
+                frames.append(_Frame(value, skipped=value is False))
+            return True
+        if word == "else" and frames and not frames[-1].counted:
+            if frames[-1].value is not None:
+                frames[-1].skipped = not frames[-1].skipped
+            return True
+        if word == "fi" and frames:
+            frames.pop()
+            return True
+        if not was and word.endswith(("true", "false")):
+            name = word.removesuffix("true").removesuffix("false")
+            if name in flags:
+                flags[name] = word.endswith("true")
+        return False
 
 
 def mask_conditionals(text: str) -> str:

@@ -85,13 +85,7 @@ def _table_text(wrap: ElementTree.Element) -> list[str]:
 
 def jats_to_markdown(xml: str) -> str:
     """The article as Markdown; NotFullTextError when the XML is not an article with a body."""
-    try:
-        root = ElementTree.fromstring(xml)
-    except ElementTree.ParseError as exc:
-        raise NotFullTextError(f"not XML: {exc}") from exc
-    article = root if _local(root.tag) == "article" else root.find(".//article")
-    if article is None:
-        raise NotFullTextError("no JATS <article> in the XML")
+    article = _article(xml)
     body = next((e for e in article.iter() if _local(e.tag) == "body"), None)
     if body is None:
         raise NotFullTextError("the article has no body (an abstract only)")
@@ -99,13 +93,7 @@ def jats_to_markdown(xml: str) -> str:
     title = next((e for e in article.iter() if _local(e.tag) == "article-title"), None)
     if title is not None and _inline(title):
         out.append(f"# {_inline(title)}")
-    for abstract in (e for e in article.iter() if _local(e.tag) == "abstract"):
-        if abstract.get("abstract-type") not in (None, "", "summary"):
-            continue
-        if not any(_local(child.tag) == "title" for child in abstract):  # else its own title
-            out.append("## Abstract")
-        _blocks(abstract, 2, out)
-        break
+    _abstract(article, out)
     _blocks(body, 1, out)
     # Tables and figures a publisher keeps apart from the body (`floats-group`, Hindawi's).
     for floats in (e for e in article.iter() if _local(e.tag) == "floats-group"):
@@ -114,3 +102,27 @@ def jats_to_markdown(xml: str) -> str:
     if len(re.findall(r"\w+", text)) < 20:
         raise NotFullTextError("the article's body holds no text")
     return text + "\n"
+
+
+def _article(xml: str) -> ElementTree.Element:
+    """The JATS `<article>` element of the XML (the root, or one inside it)."""
+    try:
+        root = ElementTree.fromstring(xml)
+    except ElementTree.ParseError as exc:
+        raise NotFullTextError(f"not XML: {exc}") from exc
+    article = root if _local(root.tag) == "article" else root.find(".//article")
+    if article is None:
+        raise NotFullTextError("no JATS <article> in the XML")
+    return article
+
+
+def _abstract(article: ElementTree.Element, out: list[str]) -> None:
+    """The article's first summary abstract (not a graphical or teaser one) onto `out`, under
+    "## Abstract" unless it has a title of its own."""
+    for abstract in (e for e in article.iter() if _local(e.tag) == "abstract"):
+        if abstract.get("abstract-type") not in (None, "", "summary"):
+            continue
+        if not any(_local(child.tag) == "title" for child in abstract):  # else its own title
+            out.append("## Abstract")
+        _blocks(abstract, 2, out)
+        return

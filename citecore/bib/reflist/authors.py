@@ -337,27 +337,38 @@ def corporate_author(text: str) -> Authors | None:
     Price-Whelan, A. M.; …"): one name that organisations bear (see `_looks_corporate`). In
     Elsevier–Harvard's "Sanoma, 2024. Title" a short name without initials before the date is
     the author too, whatever it names."""
+    return _named_before_date(text) or _named_sentence(text) or _named_before_comma(text)
+
+
+def _named_before_date(text: str) -> Authors | None:
+    """The organisation before an author–year date early in the entry."""
     date = _EARLY_DATE.search(text, 0, 160)
-    if date:
-        segment = re.sub(r"\s+et al\.?$", "", text[: date.start()].rstrip(".").strip())
-        single = date.group("stop") == "," and _SHORT_NAME.fullmatch(segment)
-        # Nothing but a link after the date: the segment is a title standing alone, which
-        # the caller reads as such ("Boston … repository, 2009 [Online].").
-        one_phrase = not SENTENCE_END.search(segment) and not re.search(r"[“”\"]", segment)
-        alone = one_phrase and date.group("stop") == "," and _ONLY_LINK.match(text, date.end())
-        if _looks_corporate(segment) or alone or (single and one_phrase):
-            complete = not re.search(r"\bet al\b", segment)
-            return Authors(date.start(), Person(family=segment, is_organization=True), complete)
-    # Nature, Vancouver: "The QGIS Team. QGIS project. (2016)." — a name organisations bear.
+    if not date:
+        return None
+    segment = re.sub(r"\s+et al\.?$", "", text[: date.start()].rstrip(".").strip())
+    single = date.group("stop") == "," and _SHORT_NAME.fullmatch(segment)
+    # Nothing but a link after the date: the segment is a title standing alone, which
+    # the caller reads as such ("Boston … repository, 2009 [Online].").
+    one_phrase = not SENTENCE_END.search(segment) and not re.search(r"[“”\"]", segment)
+    alone = one_phrase and date.group("stop") == "," and _ONLY_LINK.match(text, date.end())
+    if not (_looks_corporate(segment) or alone or (single and one_phrase)):
+        return None
+    et_al = re.search(r"\bet al\b", segment)
+    return Authors(date.start(), Person(family=segment, is_organization=True), not et_al)
+
+
+def _named_sentence(text: str) -> Authors | None:
+    """A first sentence that names an organisation: "The QGIS Team. QGIS project." (Nature)."""
     sentence = re.match(r"([^,;.“\"]{2,80}?)\.\s", text)
-    if (
-        sentence
-        and _CORPORATE_WORD.search(sentence.group(1))
-        and _looks_corporate(sentence.group(1))
-    ):
-        name = sentence.group(1).strip()
-        return Authors(sentence.end(1), Person(family=name, is_organization=True), True)
-    # IEEE: "World Bank Group, “World development indicators,” 2023."
+    name = sentence.group(1) if sentence else ""
+    if not sentence or not _CORPORATE_WORD.search(name) or not _looks_corporate(name):
+        return None
+    return Authors(sentence.end(1), Person(family=name.strip(), is_organization=True), True)
+
+
+def _named_before_comma(text: str) -> Authors | None:
+    """IEEE: "World Bank Group, “World development indicators,” 2023." — an organisation
+    before the first comma (or several, listed as one first sentence)."""
     comma = re.match(r"([^,;“\"]{2,80}?)(?:\s+et al\.?)?(?=[,;]\s)", text)
     if not comma or not _looks_corporate(comma.group(1).strip()):
         return None
@@ -372,10 +383,8 @@ def corporate_author(text: str) -> Authors | None:
     end = _list_runs_on(text, comma.end())
     if end == comma.end() or not re.search(r"(?<!\w)[A-Z]\.", text[comma.end() : end]):
         end = comma.end() + 2  # what follows holds no person's name: it is the title
-    complete = not re.search(r"\bet al\b", comma.group(0)) and not _ET_AL_ANYWHERE.search(
-        text[:end]
-    )
-    return Authors(end, Person(family=comma.group(1).strip(), is_organization=True), complete)
+    et_al = re.search(r"\bet al\b", comma.group(0)) or _ET_AL_ANYWHERE.search(text[:end])
+    return Authors(end, Person(family=comma.group(1).strip(), is_organization=True), not et_al)
 
 
 def _looks_corporate(segment: str) -> bool:

@@ -166,30 +166,15 @@ def _attach_accents(text: str) -> str:
 
 
 def _line(row: list[_Span], page: int, column: int) -> PdfLine:
+    """One line of a page from its spans: their text joined, its box, body size, weight, its
+    italic runs and its label box."""
     row.sort(key=lambda s: s.x0)
-    parts: list[str] = []
-    previous: _Span | None = None
-    for span in row:
-        # A gap wider than a fifth of the font size is a space the PDF did not write.
-        gap = previous is not None and span.x0 - previous.x1 > span.size * 0.2
-        if gap and not parts[-1].endswith(" ") and not span.text.startswith(" "):
-            parts.append(" ")
-        parts.append(span.text)
-        previous = span
     body = max(row, key=lambda s: len(s.text.strip()))
     bold_chars = sum(len(s.text.strip()) for s in row if s.bold)
-    runs: list[list[str]] = []
-    for index, span in enumerate(row):
-        if span.italic and span.text.strip():
-            if index and row[index - 1].italic and runs:
-                gap = span.x0 - row[index - 1].x1 > span.size * 0.2
-                runs[-1].append(" " + span.text if gap else span.text)
-            else:
-                runs.append([span.text])
     worded = [s for s in row if s.text.strip()]
     label, body_x0 = _label_box(worded)
     return PdfLine(
-        text=_attach_accents(" ".join("".join(parts).split())),
+        text=_attach_accents(" ".join(_joined(row).split())),
         page=page,
         column=column,
         x0=min(s.x0 for s in row),
@@ -198,12 +183,41 @@ def _line(row: list[_Span], page: int, column: int) -> PdfLine:
         bottom=max(s.bottom for s in row),
         size=round(body.size, 1),
         bold=bold_chars * 2 > sum(len(s.text.strip()) for s in row),
-        italic=tuple(" ".join("".join(run).split()) for run in runs),
+        italic=_italic_runs(row),
         starts_italic=bool(worded) and worded[0].italic,
         ends_italic=bool(worded) and worded[-1].italic,
         label=label,
         body_x0=body_x0,
     )
+
+
+def _apart(left: _Span, right: _Span) -> bool:
+    """A gap wider than a fifth of the font size: a space the PDF did not write."""
+    return right.x0 - left.x1 > right.size * 0.2
+
+
+def _joined(row: list[_Span]) -> str:
+    """The text of a row of spans (left to right), with the spaces their gaps stand for."""
+    parts: list[str] = []
+    for index, span in enumerate(row):
+        gap = index > 0 and _apart(row[index - 1], span)
+        if gap and not parts[-1].endswith(" ") and not span.text.startswith(" "):
+            parts.append(" ")
+        parts.append(span.text)
+    return "".join(parts)
+
+
+def _italic_runs(row: list[_Span]) -> tuple[str, ...]:
+    """The runs of italic text of a row (spans next to each other joined into one run)."""
+    runs: list[list[str]] = []
+    for index, span in enumerate(row):
+        if not span.italic or not span.text.strip():
+            continue
+        if index and row[index - 1].italic and runs:
+            runs[-1].append(" " + span.text if _apart(row[index - 1], span) else span.text)
+        else:
+            runs.append([span.text])
+    return tuple(" ".join("".join(run).split()) for run in runs)
 
 
 # A label box holds a few characters: "[12]", "BB08.", "vzGG13a.", "CFG+20.".
