@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "citecore.files",
         "citecore.logs",
         "citecore.lazy",
+        "citecore.http_clients",
     ),
     ("citecore.pandoc.*",),
     ("citecore.extract.*", "citecore.bib.*"),

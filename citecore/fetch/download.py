@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from citecore.fetch.jats import NotFullTextError, jats_to_markdown
+from citecore.http_clients import ClientShape, LazyClient
 from citecore.registries.limits import Limiter
 from citecore.registries.registry import SourcePolicy
 from citecore.registries.settings import ClientSettings
@@ -100,9 +101,17 @@ class Downloader:
         self.max_bytes = max_bytes
         self.max_seconds = max_seconds
         self.sent = 0
-        self._transport = transport
         self._clock, self._sleep = clock, sleep
-        self._http: httpx.AsyncClient | None = None
+        accepted = "application/pdf, application/xml;q=0.9, */*;q=0.1"
+        self._http = LazyClient(
+            ClientShape(
+                settings.timeout,
+                connect=5.0,
+                headers={"User-Agent": settings.user_agent(), "Accept": accepted},
+                max_redirects=MAX_REDIRECTS,
+            ),
+            transport,
+        )
         self._limiters: dict[str, Limiter] = {}
         # A host that several registries share takes the strictest of their limits.
         self._host_policies: dict[str, SourcePolicy] = {}
@@ -119,24 +128,7 @@ class Downloader:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        if self._http is not None:
-            await self._http.aclose()
-
-    def _client(self) -> httpx.AsyncClient:
-        if self._http is None:
-            import httpx  # start-up: ~110 ms: only a run that fetches
-
-            self._http = httpx.AsyncClient(
-                transport=self._transport,
-                timeout=httpx.Timeout(self.settings.timeout, connect=5.0),
-                follow_redirects=True,
-                max_redirects=MAX_REDIRECTS,
-                headers={
-                    "User-Agent": self.settings.user_agent(),
-                    "Accept": "application/pdf, application/xml;q=0.9, */*;q=0.1",
-                },
-            )
-        return self._http
+        await self._http.aclose()
 
     def _limiter(self, host: str) -> Limiter:
         if host not in self._limiters:
@@ -168,7 +160,7 @@ class Downloader:
 
         self.sent += 1
         try:
-            async with self._client().stream("GET", url) as reply:
+            async with self._http.get().stream("GET", url) as reply:
                 hops = [str(r.url) for r in reply.history] + [str(reply.url)]
                 if any(is_login_url(hop) for hop in hops[1:]):
                     return Refused("behind a login (redirected to a sign-in page)")

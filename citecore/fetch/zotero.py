@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
+from citecore.http_clients import ClientShape, sync_client
 from citecore.identifiers import normalize_doi
 from citecore.model import Reference
 from citecore.normalize import normalized_title
@@ -141,7 +142,7 @@ def open_local_api(base_url: str = DEFAULT_URL, timeout: float = 5.0) -> LocalAp
     is not running) or the API is switched off (403)."""
     import httpx  # start-up: ~110 ms: only a run that asks Zotero
 
-    client = httpx.Client(timeout=httpx.Timeout(timeout, connect=1.0))
+    client = sync_client(ClientShape(timeout, connect=1.0, follow_redirects=False))
     try:
         reply = client.get(f"{base_url.rstrip('/')}/api/users/0/items", params={"format": "json"})
     except httpx.HTTPError as exc:

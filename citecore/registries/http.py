@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from citecore.cache import Cache, content_key
+from citecore.http_clients import ClientShape, LazyClient
 from citecore.model import Source
 from citecore.registries.catalogue import REGISTRIES
 from citecore.registries.limits import Limiter
@@ -131,10 +132,17 @@ class RegistryClient:
         self.failed: dict[Source, Failure] = {}  # each source's last failure this run
         self._clock = clock
         self._sleep = sleep
-        self._transport = transport
-        # Created at the first real request: a rebuild answered from the cache never pays for
+        # Made at the first real request: a rebuild answered from the cache never pays for
         # importing and setting up the HTTP stack.
-        self._http: httpx.AsyncClient | None = None
+        self._http = LazyClient(
+            ClientShape(
+                self.settings.timeout,
+                _CONNECT_TIMEOUT,
+                headers={"User-Agent": self.settings.user_agent()},
+            ),
+            transport,
+            on_open=lambda: _redact_library_logs(self.settings.api_keys.values()),
+        )
         self._limiters: dict[Source, Limiter] = {}
         # A source that could not be reached at all is not tried again in this run: a build
         # without network must not wait out every request's retries (the circuit breaker).
@@ -147,23 +155,7 @@ class RegistryClient:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        if self._http is not None:
-            await self._http.aclose()
-
-    def _client(self) -> httpx.AsyncClient:
-        if self._http is None:
-            import httpx  # start-up: ~110 ms: a rebuild answered from the cache never connects
-
-            _redact_library_logs(self.settings.api_keys.values())
-            self._http = httpx.AsyncClient(
-                transport=self._transport,
-                timeout=httpx.Timeout(
-                    self.settings.timeout, connect=min(_CONNECT_TIMEOUT, self.settings.timeout)
-                ),
-                follow_redirects=True,
-                headers={"User-Agent": self.settings.user_agent()},
-            )
-        return self._http
+        await self._http.aclose()
 
     def _limiter(self, source: Source) -> Limiter:
         if source not in self._limiters:
@@ -239,7 +231,7 @@ class RegistryClient:
     async def _send_with_retries(self, request: RegistryRequest) -> RegistryResponse:
         import httpx  # start-up: see _client
 
-        client = self._client()
+        client = self._http.get()
         url, params, headers = self._prepare(request)
         limiter = self._limiter(request.source)
         failure = Failure.NETWORK

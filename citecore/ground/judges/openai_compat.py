@@ -14,6 +14,7 @@ import httpx
 from citecore.ground.evidence import RankedPassage
 from citecore.ground.judges import JudgeVerdict
 from citecore.ground.judges.prompt import INSTRUCTIONS, parse_answer, user_message
+from citecore.http_clients import ClientShape, sync_client
 from citecore.model import GroundingStatus
 
 
@@ -31,7 +32,8 @@ class OpenAICompatJudge:
     ) -> None:
         self.url = url.rstrip("/")
         self.model = model
-        self._client = httpx.Client(timeout=timeout, transport=transport)
+        shape = ClientShape(timeout, connect=timeout, follow_redirects=False)
+        self._client = sync_client(shape, transport)
 
     def judge(
         self, claim: str, evidence: Sequence[RankedPassage], keys: Sequence[str] = ()
