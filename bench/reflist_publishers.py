@@ -11,11 +11,14 @@ publisher tagged in its XML (an untagged citation's row holds a script's guess o
 tests/wild/publisher_truth.py). The issue's targets, per PDF: entries = printed ± 2%, titles
 ≥ 95%, printed DOIs ≥ 98%.
 
+Then the same by layout kind (columns and reference style, from the corpus's MANIFEST.tsv).
+
 Run with `python bench/reflist_publishers.py`.
 """
 
 from __future__ import annotations
 
+import csv
 import os
 import sys
 import time
@@ -25,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.bib.reflist.crf import MODEL_VARIABLE, default_model_path, model_problem
 from citecore.bib.reflist.read import references_from_pdf
-from tests.wild.publisher_truth import Reading, Truth, publisher_pdfs, scored
+from tests.wild.publisher_truth import FOLDER, Reading, Truth, publisher_pdfs, scored
 
 
 def _share(part: int, whole: int) -> str:
@@ -39,13 +42,31 @@ def _read(truth: Truth, model: Path) -> tuple[Reading, float]:
     return reading, time.perf_counter() - started
 
 
+def _layout_kinds() -> dict[str, str]:
+    """Each PDF's layout kind from the corpus's MANIFEST.tsv ("two-column; numbered ([1])" →
+    "two-column, numbered"), for the summary by kind."""
+    manifest = FOLDER / "MANIFEST.tsv"
+    if not manifest.is_file():
+        return {}
+    with manifest.open(encoding="utf-8") as stream:
+        rows = list(csv.DictReader(stream, delimiter="\t"))
+    kinds = {}
+    for row in rows:
+        columns = row["layout"].split(";")[0].split(" (")[0].split(" with")[0].strip()
+        style = "author-year" if "author-year" in row["layout"] else "numbered"
+        kinds[row["name"]] = f"{columns}, {style}"
+    return kinds
+
+
 def main() -> None:
-    """Print the table."""
+    """Print the table, then the same by layout kind."""
     model = default_model_path()
     if problem := model_problem():
         print(f"{problem}: the CRF column is the rules'")
     met, pdfs = 0, publisher_pdfs()
     totals = [0, 0, 0, 0, 0]
+    kinds = _layout_kinds()
+    by_kind: dict[str, list[int]] = {}
     print(
         f"{'PDF':44s} {'entries':>10s}  {'titles, rules alone':>19s}  {'titles, citecheck':>17s}"
         f"  {'tagged titles':>17s}  {'printed DOIs read':>17s}"
@@ -59,6 +80,11 @@ def main() -> None:
             and reading.dois >= 0.98 * reading.printed_dois
         )
         met += meets
+        kind = by_kind.setdefault(kinds.get(truth.name, "unknown"), [0, 0, 0, 0, 0, 0])
+        for index, value in enumerate(
+            (1, meets, reading.entries, reading.printed, reading.titles, reading.titled)
+        ):
+            kind[index] += value
         totals = [
             totals[0] + rules.titles,
             totals[1] + reading.titles,
@@ -77,6 +103,12 @@ def main() -> None:
         f"titles: rules alone {totals[0]:,} of {totals[2]:,}, citecheck {totals[1]:,}; tagged "
         f"titles {totals[3]:,} of {totals[4]:,}; PDFs meeting every target: {met} of {len(pdfs)}"
     )
+    print(f"\n{'layout kind':30s} {'PDFs':>5s} {'meeting':>8s} {'entries':>11s}  titles")
+    for name, (count, meeting, entries, printed, titles, titled) in sorted(by_kind.items()):
+        print(
+            f"{name:30s} {count:5d} {meeting:8d} {entries:5d}/{printed:<5d}  "
+            f"{_share(titles, titled)}"
+        )
 
 
 if __name__ == "__main__":

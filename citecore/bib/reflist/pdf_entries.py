@@ -1,34 +1,31 @@
 """The entries of a PDF's reference list, found from the page layout.
 
-The list is what follows the last References/Bibliography heading, up to the next heading
-(an appendix, supplementary material, biographies), told by a larger or bold short line. Entry
-boundaries come, in this order, from consecutive numbers at line starts (`[12]`, `12.`, `(12)`),
-from the indentation (hanging: an entry's first line sits at the column's left edge and its
-continuations further right), from extra space between entries, and from a period ending a line
-followed by a line that opens like a name list. Lines are then joined: a word hyphenated at a
-line end is mended, a URL or DOI broken across lines is put back together.
+The list is what `pdf_section` finds after the last References/Bibliography heading. Entry
+boundaries come, in this order, from consecutive numbers at line starts (`[12]`, `12.`, `(12)`,
+and bare `12` counting up from 1), from the indentation (hanging: an entry's first line sits
+at the column's left edge and its continuations further right), from extra space between
+entries, and from a period ending a line followed by a line that opens like a name list. Lines
+are then joined: a word hyphenated at a line end is mended, a URL or DOI broken across lines is
+put back together.
 """
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citecore.bib.reflist.pdf_lines import PdfLine
+from citecore.bib.reflist.pdf_section import BARE_NUMBER, LABEL, reference_section
 from citecore.bib.reflist.text import (
     LINK_LABELS,
     NUMBERED,
     ends_entry,
     has_marker,
-    is_heading,
     join_lines,
-    list_number,
     numbered_starts,
     opens_entry,
-    opens_like_names,
 )
 
 
@@ -42,148 +39,36 @@ class PdfEntry:
     italic: tuple[str, ...] = ()
 
 
-_END_HEADING = re.compile(
-    r"^(?:[A-Z](?:\.\d+)*\.?\s+)?(?:appendix|appendices|supplementary|supplemental|supporting "
-    r"information|author biograph|biograph|about the authors?|checklist|acknowledg)",
-    re.IGNORECASE,
-)
-
-
-# What follows a list in the list's own type: statements and dates an article ends with
-# (Frontiers' "Conflict of Interest Statement: …", "Received: …", "Citation: …").
-_BACK_MATTER = re.compile(
-    r"^(?:Conflicts? of [Ii]nterests?(?: [Ss]tatement)?|Competing [Ii]nterests|Received|"
-    r"Accepted|Published online|Citation|Copyright|Funding|Authors?['’]? [Cc]ontributions|"
-    r"Data [Aa]vailability(?: [Ss]tatement)?|Publisher['’]s [Nn]ote|Ethics [Ss]tatement|"
-    r"Supplementary [Mm]aterials?)\s*[:©]|^©"
-)
-_SIZE_SAMPLE = 40
-
-
-def _section(lines: Sequence[PdfLine]) -> list[PdfLine]:
-    """The lines of the last reference section (empty when no heading names one)."""
-    headings = [i for i, line in enumerate(lines) if is_heading(line.text)]
-    if not headings:
-        return []
-    body = list(lines[headings[-1] + 1 :])
-    if not body:
-        return []
-    # The list's type size, from its start: figures and tables may follow it for pages.
-    size = statistics.median(line.size for line in body[:_SIZE_SAMPLE])
-    index = 0
-    while index < len(body):
-        line = body[index]
-        if index and _BACK_MATTER.match(line.text) and ends_entry(body[index - 1].text):
-            body = body[:index]  # the article's back matter, set in the list's type
-            break
-        short = len(line.text.split()) <= 8
-        larger = line.size > size + 0.9
-        if short and (larger or (line.bold and _END_HEADING.match(line.text))):
-            # The larger type just before it is part of what interrupts the list.
-            start = index
-            while start and body[start - 1].size > size + 0.9:
-                start -= 1
-            resumes = _resumed(body, start, size)
-            if resumes is None:
-                body = body[:index]
-                break
-            body = body[:start] + body[resumes:]  # an inset (a box, an advert) in the list
-            index = start
-        index += 1
-    # Smaller type inside the list is a footnote run on from the text above, not an entry.
-    return _without_strays(_without_feet([line for line in body if line.size >= size - 1.2]))
-
-
-# How far past an inset a numbered list may resume (lines: a journal's box fills a column foot).
-_INSET_LINES = 60
-
-
-def _resumed(body: Sequence[PdfLine], end: int, size: float) -> int | None:
-    """Where the list goes on after what looked like its end at `end` (a journal's box, the
-    text of the paper set beside the list): the line in another column or page, soon after,
-    that opens the entry numbered next ("20." after "19."), or, in a list without numbers,
-    the first line in the list's type that opens like a list of names after an entry's end.
-    None when nothing resumes it (the list did end there)."""
-    before = body[:end]
-    if not before:
-        return None
-    numbers = [list_number(found) for line in before if (found := NUMBERED.match(line.text))]
-    for index in range(end + 1, min(len(body), end + _INSET_LINES)):
-        line = body[index]
-        moved = (line.page, line.column) != (before[-1].page, before[-1].column)
-        if not moved or abs(line.size - size) > 0.5:
-            continue
-        if numbers:
-            found = NUMBERED.match(line.text)
-            if found and list_number(found) == numbers[-1] + 1:
-                return index
-        elif opens_like_names(line.text) and ends_entry(before[-1].text):
-            return index
-    return None
-
-
-def _without_feet(body: list[PdfLine]) -> list[PdfLine]:
-    """`body` less a page's foot that no repetition gave away (a one-page list): the last line
-    in its page's column, set apart from the line above by more than two lines' height, with
-    no date, identifier or link, that does not open like a list of names."""
-    feet = set()
-    for index, line in enumerate(body[1:], 1):
-        above = body[index - 1]
-        last = index + 1 == len(body) or (body[index + 1].page, body[index + 1].column) != (
-            line.page,
-            line.column,
-        )
-        apart = (above.page, above.column) == (line.page, line.column) and (
-            line.top - above.bottom > 2 * (line.bottom - line.top)
-        )
-        plain = not (has_marker(line.text) or opens_like_names(line.text))
-        if last and apart and plain:
-            feet.add(index)
-    return [line for index, line in enumerate(body) if index not in feet]
-
-
-def _without_strays(body: list[PdfLine]) -> list[PdfLine]:
-    """`body` less what a template left before or after the list (an R chunk knitr never ran,
-    "\\endgroup"): a first or last line set left of every line between them in its page's
-    column, with no label, date, identifier or link, that does not open like a list of
-    names."""
-    inner = body[1:-1]
-
-    def stray(line: PdfLine) -> bool:
-        others = [
-            other.x0 for other in inner if (other.page, other.column) == (line.page, line.column)
-        ]
-        left = bool(others) and line.x0 < min(others) - 2
-        text = line.text
-        labelled = _LABEL.match(text) or NUMBERED.match(text)  # right-aligned: the widest
-        return left and not (labelled or has_marker(text) or opens_like_names(text))
-
-    while body and stray(body[0]):
-        body = body[1:]
-    while body and stray(body[-1]):
-        body = body[:-1]
-    return body
-
-
 def _margins(lines: Sequence[PdfLine]) -> dict[tuple[int, int], float]:
     """The left edge of the list in each page's column: the column's edge over all left or all
     right pages (a column that holds only the indented tail of an entry still has its edge
-    elsewhere), or the page's own where the page sets the column elsewhere (a first page, a
-    narrower page)."""
-    # Left and right pages may set their columns at different places: edges by parity.
-    edges: dict[tuple[int, int], float] = {}
+    elsewhere; on the only page of its parity, the other pages'), or the page's own where the
+    page sets the column elsewhere (a first page, a narrower page). A column is matched across
+    pages by where it stands (a page read in bands numbers its columns on)."""
     starts: dict[tuple[int, int], set[int]] = {}
+    middles: dict[tuple[int, int], list[float]] = {}
     for line in lines:
-        side = (line.page % 2, line.column)
-        edges[side] = min(edges.get(side, line.x0), line.x0)
-        starts.setdefault((line.page, line.column), set()).add(round(line.x0))
+        key = (line.page, line.column)
+        starts.setdefault(key, set()).add(round(line.x0))
+        middles.setdefault(key, []).append((line.x0 + line.x1) / 2)
+    where = {key: statistics.median(values) for key, values in middles.items()}
     margins = {}
     for key, xs in starts.items():
-        own, edge = min(xs), edges[(key[0] % 2, key[1])]
+        own = min(xs)
         # One x only: nothing on this page tells flush from indented; trust the other pages.
         single = max(xs) - own <= 2
+        alike = [other for other in starts if abs(where[other] - where[key]) < _SAME_COLUMN]
+        # Left and right pages may set their columns at different places: edges by parity,
+        # unless this is the only page of its parity and tells nothing itself.
+        peers = [other for other in alike if other[0] % 2 == key[0] % 2]
+        if single and all(other[0] == key[0] for other in peers):
+            peers = alike
+        edge = min(min(starts[other]) for other in peers)
         margins[key] = edge if single or own - edge <= 15 else float(own)
     return margins
+
+
+_SAME_COLUMN = 40  # points between the middles of one column's lines on two pages
 
 
 def _indent_starts(lines: Sequence[PdfLine]) -> list[int]:
@@ -248,7 +133,6 @@ def _sentence_starts(lines: Sequence[PdfLine]) -> list[int]:
 
 # An alphabetic label in brackets ("[BDN+07]", "[dVSH+18]", "[B+16]" whose "+" was set raised),
 # the text after it with or without a space ("[B16]Clément").
-_LABEL = re.compile(r"^\[[^\[\]]{1,16}\](?:\s|(?=[^\W\d_]))")
 
 
 def _text_edges(lines: Sequence[PdfLine], leaving_out: set[int]) -> dict[tuple[int, int], int]:
@@ -266,7 +150,7 @@ def _label_starts(lines: Sequence[PdfLine]) -> list[int]:
     line starts left of where the entry's other lines start (labels set flush, or right-aligned
     in a box before the hanging text). A bracket inside an entry ("[Online]") starts at the
     text's edge, not left of it."""
-    labelled = [i for i, line in enumerate(lines) if _LABEL.match(line.text)]
+    labelled = [i for i, line in enumerate(lines) if LABEL.match(line.text)]
     if len(labelled) < 2 or len(labelled) * 12 < len(lines):
         return []
     edges = _text_edges(lines, set(labelled))
@@ -334,11 +218,27 @@ def _boxed_labels(lines: Sequence[PdfLine], starts: Sequence[int]) -> set[int]:
 _MOST_LINES = 10
 
 
+def _bare_starts(lines: Sequence[PdfLine]) -> list[int]:
+    """Entry starts from bare numbers at line starts (RSC's and Cell Press's "12 A. Smith"),
+    counting up by one from 1 with no number missing: a continuation line that opens with a
+    figure ("2739.", "12, 345") is not the entry that number would be."""
+    starts, expected = [], 1
+    for index, line in enumerate(lines):
+        found = BARE_NUMBER.match(line.text)
+        if found and int(found.group(1)) == expected:
+            starts.append(index)
+            expected += 1
+    return starts if len(starts) >= 3 and starts[0] == 0 else []
+
+
 def _entry_starts(lines: Sequence[PdfLine]) -> list[int]:
     texts = [line.text for line in lines]
     numbered = numbered_starts(texts)
     if len(numbered) >= 2 and len(numbered) * 6 >= len(lines) / 2:
         return numbered
+    bare = _bare_starts(lines)
+    if bare and len(bare) * 6 >= len(lines) / 2:
+        return bare
     for finder in (_label_starts, _indent_starts, _box_starts, _gap_starts):
         starts = finder(lines)
         # Entries of more than ten lines on average are no reference list's: the layout was
@@ -351,7 +251,7 @@ def _entry_starts(lines: Sequence[PdfLine]) -> list[int]:
 def pdf_entries(lines: Sequence[PdfLine]) -> list[PdfEntry]:
     """The entries of the last reference list in `lines` (a PDF's lines in reading order); an
     empty list when the PDF has no reference heading."""
-    section = _section(lines)
+    section = reference_section(lines)
     if not section:
         return []
     # A line of link labels ends its entry and is no part of it.
@@ -365,6 +265,7 @@ def pdf_entries(lines: Sequence[PdfLine]) -> list[PdfEntry]:
     section = kept
     starts = sorted({*_entry_starts(section), *(i for i in after_labels if i < len(section))})
     boxed = _boxed_labels(section, starts)
+    bare = set(_bare_starts(section)) & set(starts) if len(starts) >= 3 else set()
     entries = []
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(section)
@@ -372,7 +273,9 @@ def pdf_entries(lines: Sequence[PdfLine]) -> list[PdfEntry]:
         texts = [line.text for line in lines]
         if start in boxed:
             texts[0] = texts[0][len(lines[0].label) :]
-        text = _LABEL.sub("", NUMBERED.sub("", join_lines(texts)))
+        elif start in bare:
+            texts[0] = BARE_NUMBER.sub("", texts[0], count=1)
+        text = LABEL.sub("", NUMBERED.sub("", join_lines(texts)))
         if has_marker(text):
             entries.append(PdfEntry(" ".join(text.split()), lines[0].page, _italic_runs(lines)))
     return entries

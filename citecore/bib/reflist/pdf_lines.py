@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from citecore.bib.reflist.pdf_columns import Span, page_columns, rows
 from citecore.errors import InputError
 
 
@@ -45,24 +46,12 @@ class PdfLine:
     body_x0: float = 0.0
 
 
-@dataclass(slots=True)
-class _Span:
-    text: str
-    x0: float
-    x1: float
-    top: float
-    bottom: float
-    size: float
-    bold: bool
-    italic: bool = False
-
-
 # Zero-width spaces and joiners: typesetters put them inside DOIs and URLs as places a line may
 # break (Springer Nature's "10.1038/34446\u200b7a0"); they print nothing.
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 
 
-def _spans(page_dict: dict[str, Any]) -> list[_Span]:
+def _spans(page_dict: dict[str, Any]) -> list[Span]:
     spans = []
     for block in page_dict.get("blocks", []):
         for line in block.get("lines", []):
@@ -77,79 +66,8 @@ def _spans(page_dict: dict[str, Any]) -> list[_Span]:
                 bold = bool(span.get("flags", 0) & 16) or "bold" in font
                 italic = bool(span.get("flags", 0) & 2) or "italic" in font or "oblique" in font
                 size = span.get("size", 0.0)
-                spans.append(_Span(text, x0, x1, top, bottom, size, bold, italic))
+                spans.append(Span(text, x0, x1, top, bottom, size, bold, italic))
     return spans
-
-
-_WORD = re.compile(r"[^\W\d_]{2}")
-
-
-def _column_split(spans: Sequence[_Span], low: float, high: float) -> float | None:
-    """The middle of the gutter between two columns in the stretch from `low` to `high`, when
-    it has them: the x in the stretch's middle third that the fewest spans cross, weighed
-    against its distance from the stretch's middle (a numbered list's label gap is clear too,
-    but off-centre), provided (almost) none cross it and words lie on both sides. In one
-    column nearly every line crosses."""
-    if len(spans) < 10:
-        return None
-    width, middle = high - low, (low + high) / 2
-    crossings = [
-        (sum(1 for s in spans if s.x0 < x + 2 and s.x1 > x - 2), abs(x - middle), float(x))
-        for x in range(int(low + width * 0.35), int(low + width * 0.65))
-    ]
-    if not crossings:
-        return None
-    # An overfull line (a long URL) may cross the real gutter once: a point off-centre costs
-    # as much as a crossing every ten points.
-    fewest, _, best = min(crossings, key=lambda c: c[0] + c[1] / 10)
-    if fewest > max(1, 0.03 * len(spans)):
-        return None
-    # Text on both sides: words, not only a numbered list's labels ("20.") standing in their
-    # own clear strip left of the entries.
-    worded = [s for s in spans if _WORD.search(s.text)]
-    left = sum(1 for s in worded if s.x1 <= best)
-    right = sum(1 for s in worded if s.x0 >= best)
-    # A clear gutter with a few lines beyond it is a last column that is nearly empty.
-    enough = 1 if fewest == 0 else 5
-    return best if left >= 5 and right >= enough else None
-
-
-_MOST_SPLITS = 2  # columns are split in two, and each half once more: up to four columns
-
-
-def _columns(
-    spans: list[_Span], low: float, high: float, height: float, depth: int = 0
-) -> list[list[_Span]]:
-    """The page's spans by column, left to right: split at the gutter between two columns,
-    then each side again (a three-column page's gutters are off its middle). Running heads and
-    feet (a centred page number) are left out of the search: they cross any gutter."""
-    body = [s for s in spans if s.top > height * 0.07 and s.bottom < height * 0.93]
-    split = _column_split(body, low, high) if depth < _MOST_SPLITS else None
-    if split is None:
-        return [spans]
-    left = [s for s in spans if (s.x0 + s.x1) / 2 < split]
-    right = [s for s in spans if (s.x0 + s.x1) / 2 >= split]
-    return [
-        *_columns(left, low, split, height, depth + 1),
-        *_columns(right, split, high, height, depth + 1),
-    ]
-
-
-def _rows(spans: list[_Span]) -> list[list[_Span]]:
-    """Spans grouped by baseline: a span joins a row when its vertical middle lies within the
-    row's first span. Larger type is placed first, so a raised "+" or footnote mark joins the
-    line it is set in rather than opening a line of its own."""
-    rows: list[list[_Span]] = []
-    for span in sorted(spans, key=lambda s: (-round(s.size), s.bottom, s.x0)):
-        middle = (span.top + span.bottom) / 2
-        for row in reversed(rows):
-            head = row[0]
-            if head.top <= middle <= head.bottom and span.size <= head.size * 1.5:
-                row.append(span)
-                break
-        else:
-            rows.append([span])
-    return sorted(rows, key=lambda row: (row[0].bottom, min(s.x0 for s in row)))
 
 
 # TeX sets an accent as a spacing mark before its letter ("Lo¨ıc"); NFKC turns the mark into a
@@ -165,7 +83,7 @@ def _attach_accents(text: str) -> str:
     return _DETACHED_ACCENT.sub(attach, text)
 
 
-def _line(row: list[_Span], page: int, column: int) -> PdfLine:
+def _line(row: list[Span], page: int, column: int) -> PdfLine:
     """One line of a page from its spans: their text joined, its box, body size, weight, its
     italic runs and its label box."""
     row.sort(key=lambda s: s.x0)
@@ -191,12 +109,12 @@ def _line(row: list[_Span], page: int, column: int) -> PdfLine:
     )
 
 
-def _apart(left: _Span, right: _Span) -> bool:
+def _apart(left: Span, right: Span) -> bool:
     """A gap wider than a fifth of the font size: a space the PDF did not write."""
     return right.x0 - left.x1 > right.size * 0.2
 
 
-def _joined(row: list[_Span]) -> str:
+def _joined(row: list[Span]) -> str:
     """The text of a row of spans (left to right), with the spaces their gaps stand for."""
     parts: list[str] = []
     for index, span in enumerate(row):
@@ -207,7 +125,7 @@ def _joined(row: list[_Span]) -> str:
     return "".join(parts)
 
 
-def _italic_runs(row: list[_Span]) -> tuple[str, ...]:
+def _italic_runs(row: list[Span]) -> tuple[str, ...]:
     """The runs of italic text of a row (spans next to each other joined into one run)."""
     runs: list[list[str]] = []
     for index, span in enumerate(row):
@@ -224,7 +142,7 @@ def _italic_runs(row: list[_Span]) -> tuple[str, ...]:
 _LABEL_CHARS = 12
 
 
-def _label_box(worded: Sequence[_Span]) -> tuple[str, float]:
+def _label_box(worded: Sequence[Span]) -> tuple[str, float]:
     """The text before the first gap of nearly an em or more in a line's first few characters,
     or a number set raised and small before the text (a superscript label), and where the rest
     starts; ("", x0) when the line has neither."""
@@ -243,7 +161,7 @@ def _label_box(worded: Sequence[_Span]) -> tuple[str, float]:
     return "", worded[0].x0
 
 
-def _without_line_numbers(spans: list[_Span]) -> list[_Span]:
+def _without_line_numbers(spans: list[Span]) -> list[Span]:
     """`spans` less the line numbers of a review copy: bare numbers left of where any text
     with letters starts, or right of where it ends (they share the lines' baselines, so they
     must go before spans are joined into lines)."""
@@ -262,10 +180,10 @@ def _without_line_numbers(spans: list[_Span]) -> list[_Span]:
 def _page_lines(page_dict: dict[str, Any], page: int) -> list[PdfLine]:
     spans = _without_line_numbers(_spans(page_dict))
     width = float(page_dict.get("width", 612.0))
-    columns = _columns(spans, 0.0, width, float(page_dict.get("height", 792.0)))
+    columns = page_columns(spans, 0.0, width, float(page_dict.get("height", 792.0)))
     lines = []
     for column, members in enumerate(columns):
-        lines += [_line(row, page, column) for row in _rows(members)]
+        lines += [_line(row, page, column) for row in rows(members)]
     return lines
 
 
@@ -279,11 +197,14 @@ def _running_text(lines: Sequence[PdfLine], heights: dict[int, float]) -> set[tu
     foot set high above a wide bottom margin: "Graph theory applied in ecology page 14 of 20"),
     words and not only figures (a list's "####)." may recur at one height) unless bare figures
     recur on half the pages."""
+    # Pages, not lines: two columns may end on the same entry text at one height.
     seen: Counter[tuple[int, str]] = Counter()
-    for line in lines:
-        height = heights[line.page]
-        if line.top < height * 0.15 or line.bottom > height * 0.85:
-            seen[(round(line.top), _DIGITS.sub("#", line.text))] += 1
+    for key in {
+        (line.page, round(line.top), _DIGITS.sub("#", line.text))
+        for line in lines
+        if line.top < heights[line.page] * 0.15 or line.bottom > heights[line.page] * 0.85
+    }:
+        seen[key[1:]] += 1
     pages = len(heights)
     return {
         key
