@@ -30,11 +30,13 @@ class Span:
 _WORD = re.compile(r"[^\W\d_]{2}")
 
 
-_LABEL_ONLY = re.compile(r"\W*\d{1,4}\W*")
+# A list's label on its own: "20", "[3]", "12.", "(4)", and alphabetic boxes ("Lüd01.",
+# "van+03.", "CFG+20.").
+_LABEL_ONLY = re.compile(r"[\[(]?[^\s\[\]()]{0,8}?\d{1,4}[a-z]?[\])]?[.:,]?")
 
 
 def _after_labels(spans: Sequence[Span], x: float) -> bool:
-    """Whether what ends just left of `x` is mostly a list's labels ("20", "[3]", "12.")."""
+    """Whether what ends just left of `x` is mostly a list's labels ("20", "[3]", "Lüd01.")."""
     before = [s for s in spans if x - 12 < s.x1 <= x + 2]
     labels = sum(1 for s in before if _LABEL_ONLY.fullmatch(s.text.strip()))
     return len(before) >= 3 and labels * 2 > len(before)
@@ -105,7 +107,7 @@ def _columns(
         if len(bands) < 2:
             return [spans]
         last = _MOST_SPLITS - 1
-        return [c for *_, band in bands for c in _columns(band, low, high, height, last)]
+        return _joined_runs([_columns(band, low, high, height, last) for *_, band in bands])
     left = [s for s in spans if (s.x0 + s.x1) / 2 < split]
     right = [s for s in spans if (s.x0 + s.x1) / 2 >= split]
     return [
@@ -133,11 +135,28 @@ def page_columns(spans: list[Span], low: float, high: float, height: float) -> l
         return _columns(spans, low, high, height)
     # A band of a few rows is read as one column: the gaps of justified lines may line up
     # for a row or three (a river), and no columns are set in so few.
-    return [
-        column
-        for rows_in, _, band in bands
-        for column in (_columns(band, low, high, height) if rows_in >= _BAND_ROWS else [band])
-    ]
+    return _joined_runs(
+        [
+            _columns(band, low, high, height) if rows_in >= _BAND_ROWS else [band]
+            for rows_in, _, band in bands
+        ]
+    )
+
+
+def _joined_runs(banded: list[list[list[Span]]]) -> list[list[Span]]:
+    """The columns of bands read in turn, bands of one column next to each other read as one
+    column (what was one column before the page was cut stays one: a list's first line and a
+    line a template left above it are told apart by where they stand in one column)."""
+    columns: list[list[Span]] = []
+    single_before = False
+    for band in banded:
+        single = len(band) == 1
+        if single and single_before:
+            columns[-1] = [*columns[-1], *band[0]]
+        else:
+            columns += band
+        single_before = single
+    return columns
 
 
 _BAND_ROWS = 4
