@@ -89,6 +89,17 @@ class SnapshotInfo:
     newest: int  # the latest year of its works (0 when none has a year)
 
 
+@dataclass(frozen=True, slots=True)
+class RegistryCopy:
+    """A registry that snapshots declared complete hold a copy of: the files holding it, as
+    messages name them, and the latest year of its works (the copy's date: it was dumped before
+    that year ended, so it answers for the years before it)."""
+
+    source: str
+    files: str
+    newest: int
+
+
 class Snapshot:
     """Read access to built snapshots, all asked: one SQLite file; a folder of shards that
     `snapshot build --shards` wrote (each a snapshot of part of the dumps, declared together by
@@ -114,6 +125,7 @@ class Snapshot:
         self._titles: list[int] = []  # how many titles each file holds
         self._stored: list[str] = []  # what each file's queries select: a record and its volume
         self._venue_hits: dict[tuple[str, ...], bool] = {}
+        self._names = [file.name for file in files]
         for file, declaration in zip(files, declared, strict=True):
             try:
                 connection = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
@@ -134,6 +146,11 @@ class Snapshot:
             whole = about.get("complete") == "yes" if declaration is None else declaration
             self._complete.append(whole)
         self.complete = any(self._complete)
+        # The registries each file is a complete copy of (none for a file not declared so).
+        self._copy_of = [
+            set(json.loads(about.get("sources", "{}"))) if whole else set()
+            for about, whole in zip(self._about, self._complete, strict=True)
+        ]
 
     @classmethod
     def _files_of(cls, path: Path) -> list[tuple[Path, bool | None]]:
@@ -175,38 +192,72 @@ class Snapshot:
             records.append(record_from_data(WorkRecord, data))
         return records
 
-    def _everywhere(self, column: str, value: str) -> list[WorkRecord]:
+    def registry_copies(self) -> dict[str, RegistryCopy]:
+        """The registries the snapshots declared complete are copies of, by source name
+        ("dblp", "arxiv", "crossref"); several files of one registry (shards) are one copy, of
+        the earliest date among them."""
+        held: dict[str, list[int]] = {}
+        for number, sources in enumerate(self._copy_of):
+            for source in sources:
+                held.setdefault(source, []).append(number)
+        return {
+            source: RegistryCopy(
+                source,
+                ", ".join(dict.fromkeys(self._names[n] for n in numbers)),
+                min(int(self._about[n].get("newest") or 0) for n in numbers),
+            )
+            for source, numbers in held.items()
+        }
+
+    def _files_of_copy(self, source: str) -> list[int]:
+        """The files declared complete that hold `source`'s records; every file when "" ."""
+        every = range(len(self._connections))
+        return [number for number in every if not source or source in self._copy_of[number]]
+
+    def _everywhere(self, column: str, value: str, source: str = "") -> list[WorkRecord]:
         found = []
-        for connection, stored in zip(self._connections, self._stored, strict=True):
-            sql = f"SELECT {stored} FROM works WHERE {column} = ?"
-            found.extend(self._records(connection.execute(sql, (value,))))
-        return found
+        for number in self._files_of_copy(source):
+            sql = f"SELECT {self._stored[number]} FROM works WHERE {column} = ?"
+            found.extend(self._records(self._connections[number].execute(sql, (value,))))
+        return [r for r in found if not source or r.source.value == source]
 
-    def by_doi(self, doi: str) -> list[WorkRecord]:
-        """Records with this DOI."""
-        return self._everywhere("doi", doi.lower())
+    def by_doi(self, doi: str, source: str = "") -> list[WorkRecord]:
+        """Records with this DOI (only the complete copy of `source`'s, when named)."""
+        return self._everywhere("doi", doi.lower(), source)
 
-    def by_arxiv(self, arxiv_id: str) -> list[WorkRecord]:
-        """Records with this arXiv id (any version)."""
-        return self._everywhere("arxiv", unversioned(arxiv_id))
+    def by_arxiv(self, arxiv_id: str, source: str = "") -> list[WorkRecord]:
+        """Records with this arXiv id, any version (only the complete copy of `source`'s, when
+        named)."""
+        return self._everywhere("arxiv", unversioned(arxiv_id), source)
 
-    def by_pmid(self, pmid: str) -> list[WorkRecord]:
-        """Records with this PubMed id."""
-        return self._everywhere("pmid", pmid)
+    def by_pmid(self, pmid: str, source: str = "") -> list[WorkRecord]:
+        """Records with this PubMed id (only the complete copy of `source`'s, when named)."""
+        return self._everywhere("pmid", pmid, source)
 
-    def search(self, title: str, limit: int = 5) -> list[WorkRecord]:
+    def holds_prefix(self, doi: str, source: str) -> bool:
+        """Whether the complete copy of `source` holds works of the DOI's registrant."""
+        sql = "SELECT 1 FROM prefixes WHERE prefix = ?"
+        return any(
+            self._connections[number].execute(sql, (doi_prefix(doi),)).fetchone()
+            for number in self._files_of_copy(source)
+        )
+
+    def search(self, title: str, limit: int = 5, source: str = "") -> list[WorkRecord]:
         """Records whose title holds the title's rarest words, the most alike first (across
         shards, every shard's matches together; `snapshot_search`). Case, punctuation and LaTeX
         commands do not count, nor a word the snapshot holds nowhere (a typo); a title cited
         with a subtitle the record lacks is found by its main title; a title with one of its
         rarest words changed is found by the others; the caller's fuzzy comparison decides
-        among everything found."""
+        among everything found. With `source`, only its complete copy is searched, for its
+        records."""
         words = title_words(title)
         if not words:
             return []
         # Each file's counts of the title's words, read once: the main title's are among them.
-        counted = [word_counts(connection, words) for connection in self._connections]
-        files = list(enumerate(zip(self._connections, self._titles, counted, strict=True)))
+        files = [
+            (n, (self._connections[n], self._titles[n], word_counts(self._connections[n], words)))
+            for n in self._files_of_copy(source)
+        ]
         main_title = title_words(_SUBTITLE.split(title, maxsplit=1)[0])
         found: list[tuple[int, Row]] = []  # (snapshot file, row)
         for held in (words, main_title) if len(main_title) < len(words) else (words,):
@@ -222,7 +273,8 @@ class Snapshot:
                 found.extend((number, row) for row in one_changed(connection, titles, counts))
         wanted = fold(title)
         best = sorted(dict.fromkeys(found), key=lambda hit: -fuzz.ratio(wanted, fold(hit[1][1])))
-        return self._records_of(best[:limit])
+        records = self._records_of(best[: limit * 4 if source else limit])
+        return [r for r in records if not source or r.source.value == source][:limit]
 
     def _records_of(self, hits: list[tuple[int, Row]]) -> list[WorkRecord]:
         """The records of `hits` (snapshot file, row), in their order: one query a file."""

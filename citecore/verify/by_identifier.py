@@ -14,6 +14,7 @@ from citecore.registries import arxiv, crossref, datacite, doi_org, pubmed
 from citecore.registries.record import WorkRecord
 from citecore.registries.request import Status
 from citecore.verify.compare import compare
+from citecore.verify.copies import Copies
 from citecore.verify.trail import Fetch, Trail, read
 
 # Prefixes whose agency is known without asking doi.org (DataCite repositories).
@@ -139,16 +140,21 @@ async def resolve_arxiv(reference: Reference, arxiv_id: str, fetch: Fetch) -> Tr
 
 
 async def resolve_identifiers(
-    reference: Reference, asked: Mapping[str, str], fetch: Fetch
+    reference: Reference, asked: Mapping[str, str], fetch: Fetch, copies: Copies
 ) -> Trail:
     """The registries' records of the identifiers `asked` (by field: "doi", "pmid", "arxiv"):
-    a DOI through its agency, a PMID from PubMed, an arXiv id from DataCite or arXiv."""
+    a DOI through its agency, a PMID from PubMed, an arXiv id from DataCite or arXiv — each
+    from the registry's complete copy instead, where `copies` holds one that can answer."""
     learned = Trail()
+    year = reference.year
     if "doi" in asked:
         doi, registered = registered_doi(asked["doi"].lower())
-        learned += registered + await resolve_doi(doi, fetch)
+        copied = copies.doi(doi, year)
+        learned += registered + (copied if copied else await resolve_doi(doi, fetch))
     if "pmid" in asked:
-        learned += await resolve_pmid(asked["pmid"], fetch)
+        copied = copies.pmid(asked["pmid"], year)
+        learned += copied if copied else await resolve_pmid(asked["pmid"], fetch)
     if "arxiv" in asked:
-        learned += await resolve_arxiv(reference, asked["arxiv"], fetch)
+        copied = copies.arxiv(asked["arxiv"], year)
+        learned += copied if copied else await resolve_arxiv(reference, asked["arxiv"], fetch)
     return learned

@@ -9,8 +9,9 @@ from citecore.model import Reference, Source
 from citecore.registries import arxiv, crossref, dblp, europepmc, openalex, semantic_scholar
 from citecore.registries.record import WorkRecord
 from citecore.registries.registry import Identity, Registry, SourcePolicy, TitleSearch
-from citecore.registries.request import Failure, Status
+from citecore.registries.request import Failure, RegistryRequest, Status
 from citecore.verify.compare import compare_titles
+from citecore.verify.copies import Copies
 from citecore.verify.trail import Fetch, Trail, read
 from citecore.verify.venues import without_crossref_doi
 
@@ -43,23 +44,21 @@ def title_route(reference: Reference, identity: Identity) -> list[TitleSearch]:
 
 
 async def search_title(
-    reference: Reference, fetch: Fetch, identity: Identity
+    reference: Reference, fetch: Fetch, identity: Identity, copies: Copies
 ) -> tuple[list[WorkRecord], Trail]:
     """The records the title route finds, stopping at the first source with an exact title
-    match, and the trail of asking. DBLP is optional: its failure never blocks a verdict found
-    elsewhere, but leaves `not_found` unsaid."""
+    match, and the trail of asking; a source with a complete copy in `copies` is answered by
+    it. DBLP is optional: its failure never blocks a verdict found elsewhere, but leaves
+    `not_found` unsaid."""
     first_author = reference.authors[0].family if reference.authors else ""
     found: list[WorkRecord] = []
     learned = Trail()
     for search in title_route(reference, identity):
         request = search.ask(reference.title, first_author)
-        response = await fetch(request)
-        if request.source is Source.DBLP and response.status is Status.FAILED:
-            # optional: an unreachable DBLP neither blocks nor weakens a verdict found elsewhere
-            failure = response.failure or Failure.NETWORK
-            learned += Trail(consulted=(request.source.value,), optional_failures=(failure,))
-            continue
-        records, heard = read(response, search.parse, list[WorkRecord]())
+        asked = copies.title_search(request.source, reference) or await _asked(
+            request, search, fetch
+        )
+        records, heard = asked
         learned += heard
         if not records:
             continue
@@ -67,6 +66,19 @@ async def search_title(
         if any(compare_titles(reference.title, r.title).same for r in records):
             break
     return found, learned
+
+
+async def _asked(
+    request: RegistryRequest, search: TitleSearch, fetch: Fetch
+) -> tuple[list[WorkRecord] | None, Trail]:
+    """A live title search's records (None when it gave no usable answer) and the trail of
+    asking. DBLP is optional: an unreachable DBLP neither blocks nor weakens a verdict found
+    elsewhere, so its failure is kept apart."""
+    response = await fetch(request)
+    if request.source is Source.DBLP and response.status is Status.FAILED:
+        failure = response.failure or Failure.NETWORK
+        return None, Trail(consulted=(request.source.value,), optional_failures=(failure,))
+    return read(response, search.parse, list[WorkRecord]())
 
 
 # Entry types of a paper in conference proceedings: BibTeX's and CSL's.

@@ -41,6 +41,7 @@ from citecore.verify.compare import (
     compare_titles,
     corroborated,
 )
+from citecore.verify.copies import Copies
 from citecore.verify.trail import Fetch, Lookup, Trail, memoized, to_match
 from citecore.verify.venues import venue_patterns
 from citecore.verify.versions import follow_up
@@ -142,7 +143,8 @@ async def _verdict(
     if is_short_doi(reference.doi):
         reference, expanded = await expand_short_doi(reference, fetch)
         trail += expanded
-    trail += await _identify(reference, fetch, snapshot, closed)
+    copies = Copies.of(snapshot)
+    trail += await _identify(reference, fetch, snapshot, closed, copies)
     # An identifier no registry answered for: the reference may not be verified on its title.
     trail = replace(trail, identifier_unchecked=bool(trail.failures))
     judged = [(record, compare(reference, record)) for record in trail.records]
@@ -154,7 +156,7 @@ async def _verdict(
             "the identifiers name different works",
         )
         trail += Trail(mismatches=(differ,))
-    lookup = _lookup(reference, client, fetch, trail, snapshot, closed)
+    lookup = _lookup(reference, client, fetch, trail, snapshot, closed, copies)
     if judged:
         return await _by_identifiers(lookup, judged)
     return await _by_title(lookup, closed)
@@ -167,24 +169,26 @@ def _lookup(
     identified: Trail,
     snapshot: Snapshot | None,
     closed: Snapshot | None,
+    copies: Copies,
 ) -> Lookup:
     """What the follow-up questions may ask: the title search (a snapshot first, when there is
-    one; it alone when complete), the registries with the keys the settings hold."""
+    one; it alone when complete), the registries with the keys the settings hold, each from its
+    complete copy where the snapshot holds one."""
     identity = client.settings.identity()
 
     async def search() -> tuple[list[WorkRecord], Trail]:
         if not reference.title:
             return [], Trail()
         if snapshot is None:
-            return await search_title(reference, fetch, identity)
+            return await search_title(reference, fetch, identity, copies)
         local = snapshot.search(reference.title)
         asked_snapshot = Trail(consulted=("snapshot",))
         if closed or any(compare_titles(reference.title, r.title).same for r in local):
             return local, asked_snapshot
-        records, learned = await search_title(reference, fetch, identity)
+        records, learned = await search_title(reference, fetch, identity, copies)
         return records, asked_snapshot + learned
 
-    return Lookup(reference, fetch, identified, search, identity, closed is not None)
+    return Lookup(reference, fetch, identified, search, identity, copies, closed is not None)
 
 
 async def _identify(
@@ -192,9 +196,11 @@ async def _identify(
     fetch: Fetch,
     snapshot: Snapshot | None,
     closed: Snapshot | None,
+    copies: Copies,
 ) -> Trail:
     """The records of the reference's identifiers: a snapshot's first, then the registries' for
-    what it lacks (with a complete snapshot, what it lacks does not exist)."""
+    what it lacks (with a complete snapshot, what it lacks does not exist) — a registry's from
+    its complete copy where the snapshot holds one."""
     # An arXiv id that only restates an arXiv DOI was resolved through DataCite already.
     restated = reference.arxiv_id.lower() == arxiv_from_doi(reference.doi).lower()
     cited = {"doi": reference.doi, "arxiv": reference.arxiv_id, "pmid": reference.pmid}
@@ -207,7 +213,7 @@ async def _identify(
     if closed:
         missing = (FieldMismatch(n, v, "", _not_in_snapshot(closed)) for n, v in unresolved.items())
         return learned + Trail(mismatches=tuple(missing))
-    return learned + await resolve_identifiers(reference, unresolved, fetch)
+    return learned + await resolve_identifiers(reference, unresolved, fetch, copies)
 
 
 def _in_snapshot(snapshot: Snapshot, asked: dict[str, str]) -> dict[str, WorkRecord]:

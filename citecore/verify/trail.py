@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from citecore.model import FieldMismatch, Match, Reference
 from citecore.registries.record import WorkRecord
 from citecore.registries.registry import Identity
 from citecore.registries.request import Failure, RegistryRequest, RegistryResponse, Status
 from citecore.verify.compare import compare_titles
+
+if TYPE_CHECKING:
+    from citecore.verify.copies import Copies
 
 T = TypeVar("T")
 
@@ -108,6 +111,7 @@ class Lookup:
     identified: Trail
     search: TitleSearch
     identity: Identity  # whose keys decide which title searches may be asked
+    copies: Copies  # the registries that complete copies answer for
     closed: bool = False  # a complete snapshot is the only source
     found: list[WorkRecord] = field(default_factory=list)
     learned: Trail = Trail()

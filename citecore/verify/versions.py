@@ -86,8 +86,8 @@ async def _published(
 
 async def _ask_for_published(lookup: Lookup) -> tuple[list[WorkRecord], bool]:
     """Published versions of the reference's title from DBLP, Semantic Scholar (a last resort
-    without a key) and OpenAlex (with a key), or from a complete snapshot alone; and whether
-    every source asked answered."""
+    without a key) and OpenAlex (with a key) — each from its complete copy where there is one —
+    or from a complete snapshot alone; and whether every source asked answered."""
     title = lookup.reference.title
     if lookup.closed:
         records = await lookup.searched_records()
@@ -103,6 +103,11 @@ async def _ask_for_published(lookup: Lookup) -> tuple[list[WorkRecord], bool]:
     complete = True
     for search in searches:
         request = search.ask(title)
+        copied = lookup.copies.title_search(request.source, lookup.reference)
+        if copied is not None:
+            lookup.remember(*copied)
+            seen.extend(copied[0])
+            continue
         response = await lookup.fetch(request)
         # Asked, but a failure here only leaves the venue unconfirmed: no failure on the trail.
         lookup.remember([], Trail(consulted=(request.source.value,)))
