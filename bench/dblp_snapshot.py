@@ -31,22 +31,20 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.api.bibliography import verify_files
-from citecore.model import Reference, Source, SourceLocation
+from citecore.model import Reference, SourceLocation
 from citecore.options import resolve_options
-from citecore.registries.record import WorkRecord
 from citecore.registries.settings import POLICIES, ClientSettings
 from citecore.registries.snapshot import Snapshot
 from citecore.registries.snapshot_build import build_snapshot
 from citecore.serialize import to_data
 from citecore.verify.registry import RegistryVerifier
 from tests.emulator import RegistryEmulator, registry_of
-from tests.generated_dblp import numbered, world_records, write_dump
+from tests.generated_dblp import dblp_works, numbered, world_records, write_dump
 from tests.synthetic_venue import cs_record, cs_title, write_cs_dumps, write_submissions
 from tests.world import World, dblp_venue
 
@@ -99,16 +97,6 @@ def imports(records: int) -> None:
                 f"import {name:24s} {count:>10,} records  {count / seconds:>9,.0f} records/s  "
                 f"peak {peak:,.0f} MB"
             )
-
-
-def dblp_works() -> list[WorkRecord]:
-    """The world's works that DBLP holds (its computer-science venues, under DBLP's names):
-    what the emulated DBLP answers from, and so what its dump holds."""
-    return [
-        replace(work, source=Source.DBLP, venue=dblp_venue(work.venue))
-        for work in world_records()
-        if dblp_venue(work.venue)
-    ]
 
 
 def references(count: int) -> list[Reference]:

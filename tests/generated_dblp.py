@@ -14,6 +14,7 @@ import gzip
 import html
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import cycle, islice
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from citecore.model import Source
 from citecore.registries.record import WorkRecord
 from citecore.registries.snapshot_build import parse_line
 from tests.paths import SHARED
-from tests.world import WORLD
+from tests.world import WORLD, dblp_venue
 
 DTD = SHARED / "fixtures" / "dblp" / "dblp.dtd"
 _ENTITY = re.compile(r'<!ENTITY\s+(\w+)\s+"&#(\d+);"')
@@ -62,6 +63,16 @@ def world_records() -> list[WorkRecord]:
             if not any(a.is_organization for a in record.authors):
                 found.append(record)
     return found
+
+
+def dblp_works() -> list[WorkRecord]:
+    """The world's works that DBLP holds (its computer-science venues, under DBLP's names):
+    what the emulated DBLP answers from, and so what its dump holds."""
+    return [
+        replace(work, source=Source.DBLP, venue=dblp_venue(work.venue))
+        for work in world_records()
+        if dblp_venue(work.venue)
+    ]
 
 
 def record_xml(record: WorkRecord, number: int) -> str:
