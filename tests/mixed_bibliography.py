@@ -238,3 +238,26 @@ def mixed_bibliography(
             )
         listed.append(Labelled(reference, label, kind))
     return listed
+
+
+_LATEX_SPECIALS = str.maketrans({c: f"\\{c}" for c in "&%$#_{}"})
+
+
+def as_bibtex(reference: Reference) -> str:
+    """The reference as a BibTeX entry, as a writer's .bib file holds it."""
+    fields = {
+        "title": reference.title,
+        "author": " and ".join(f"{p.family}, {p.given}" for p in reference.authors),
+        "year": str(reference.year or ""),
+        "booktitle" if reference.entry_type == "inproceedings" else "journal": reference.venue,
+        "doi": reference.doi,
+        "eprint": reference.arxiv_id,
+        "archiveprefix": "arXiv" if reference.arxiv_id else "",
+        "pmid": reference.pmid,
+    }
+    body = ",\n".join(
+        f"  {name} = {{{value.translate(_LATEX_SPECIALS) if name != 'doi' else value}}}"
+        for name, value in fields.items()
+        if value
+    )
+    return f"@{reference.entry_type}{{{reference.key},\n{body}\n}}\n"

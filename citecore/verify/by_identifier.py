@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from citecore.model import FieldMismatch, Reference
+from citecore.model import FieldMismatch, Reference, Source
 from citecore.registries import arxiv, crossref, datacite, doi_org, pubmed
 from citecore.registries.record import WorkRecord
 from citecore.registries.request import Status
@@ -19,6 +19,16 @@ from citecore.verify.trail import Fetch, Trail, read
 
 # Prefixes whose agency is known without asking doi.org (DataCite repositories).
 _DATACITE_PREFIXES = ("10.48550/", "10.5281/", "10.6084/", "10.5061/", "10.1594/", "10.4230/")
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What a DOI's look-up may ask besides the live agencies: their complete copies, for a
+    work of `year`."""
+
+    copies: Copies
+    year: int | None
+
 
 # The agencies whose metadata is read, and where.
 _AGENCY_LOOKUPS = {
@@ -52,14 +62,15 @@ async def expand_short_doi(reference: Reference, fetch: Fetch) -> tuple[Referenc
     )
 
 
-async def resolve_doi(doi: str, fetch: Fetch) -> Trail:
+async def resolve_doi(doi: str, fetch: Fetch, asked: Asked) -> Trail:
     """The record of a DOI from its agency. The likely agency is asked first (DataCite for its
     repositories' prefixes, else Crossref, which holds most DOIs), and doi.org only when that
-    agency does not know the DOI (whose is it, or nobody's?): one request for most references."""
+    agency does not know the DOI (whose is it, or nobody's?): one request for most references.
+    An agency with a complete copy among `asked.copies` is asked in the copy."""
     likely = (
         doi_org.Agency.DATACITE if doi.startswith(_DATACITE_PREFIXES) else doi_org.Agency.CROSSREF
     )
-    first = await _from_agency(doi, likely, fetch, quiet_absence=True)
+    first = await _from_agency(doi, likely, fetch, asked, quiet_absence=True)
     if first.records or first.failures:
         return first
     agency, learned = read(
@@ -75,21 +86,28 @@ async def resolve_doi(doi: str, fetch: Fetch) -> Trail:
         note = f"DOI {doi} is registered with an agency whose metadata is not read"
         return learned + Trail(notes=(note,))
     if agency is not likely:
-        return learned + await _from_agency(doi, agency, fetch)
+        return learned + await _from_agency(doi, agency, fetch, asked)
     note = f"DOI {doi} is registered with {agency.value}, which has no metadata for it"
     return learned + Trail(notes=(note,))
 
 
 async def _from_agency(
-    doi: str, agency: doi_org.Agency, fetch: Fetch, quiet_absence: bool = False
+    doi: str, agency: doi_org.Agency, fetch: Fetch, asked: Asked, quiet_absence: bool = False
 ) -> Trail:
-    """A DOI's record from its agency, on the trail of asking when one was found."""
+    """A DOI's record from its agency (or the agency's complete copy), on the trail of asking
+    when one was found."""
     lookup = _AGENCY_LOOKUPS[agency]
-    answer = await fetch(lookup.request(doi))
-    record, learned = read(answer, lookup.parse, None)
+    copied = asked.copies.doi_record(Source(agency.value), doi, asked.year)
+    if copied is not None:
+        record, learned = copied
+        absent = record is None
+    else:
+        answer = await fetch(lookup.request(doi))
+        record, learned = read(answer, lookup.parse, None)
+        absent = answer.status is Status.ABSENT
     if record is not None:
         return learned + Trail(records=(record,))
-    if answer.status is Status.ABSENT and not quiet_absence:
+    if absent and not quiet_absence:
         return learned + Trail(notes=(f"DOI {doi} is not in {agency.value}",))
     return learned
 
@@ -150,11 +168,16 @@ async def resolve_identifiers(
     if "doi" in asked:
         doi, registered = registered_doi(asked["doi"].lower())
         copied = copies.doi(doi, year)
-        learned += registered + (copied if copied else await resolve_doi(doi, fetch))
+        by_agency = Asked(copies, year)
+        learned += registered + (
+            copied if copied is not None else await resolve_doi(doi, fetch, by_agency)
+        )
     if "pmid" in asked:
         copied = copies.pmid(asked["pmid"], year)
-        learned += copied if copied else await resolve_pmid(asked["pmid"], fetch)
+        learned += copied if copied is not None else await resolve_pmid(asked["pmid"], fetch)
     if "arxiv" in asked:
         copied = copies.arxiv(asked["arxiv"], year)
-        learned += copied if copied else await resolve_arxiv(reference, asked["arxiv"], fetch)
+        learned += (
+            copied if copied is not None else await resolve_arxiv(reference, asked["arxiv"], fetch)
+        )
     return learned

@@ -101,6 +101,20 @@ class Copies:
             return self._identified(agency, copy, found, year, ("doi", doi, "DOI"))
         return None
 
+    def doi_record(
+        self, agency: Source, doi: str, year: int | None
+    ) -> tuple[WorkRecord | None, Trail] | None:
+        """`agency`'s answer to a DOI look-up from its complete copy: the record, or None when
+        the copy holds none and the work is older than the copy; None in place of the pair when
+        the live agency must be asked."""
+        copy = self.held.get(agency.value)
+        if copy is None or self.snapshot is None:
+            return None
+        found = self.snapshot.by_doi(doi, agency.value)
+        if not found and not _older(year, copy):
+            return None
+        return (found[0] if found else None), _answered(agency, copy)
+
     def arxiv(
         self, arxiv_id: str, year: int | None, field_name: str = "arxiv", cited: str = ""
     ) -> Trail | None:
