@@ -242,22 +242,19 @@ class Snapshot:
             for number in self._files_of_copy(source)
         )
 
-    def search(self, title: str, limit: int = 5, source: str = "") -> list[WorkRecord]:
+    def search(self, title: str, limit: int = 5) -> list[WorkRecord]:
         """Records whose title holds the title's rarest words, the most alike first (across
         shards, every shard's matches together; `snapshot_search`). Case, punctuation and LaTeX
         commands do not count, nor a word the snapshot holds nowhere (a typo); a title cited
         with a subtitle the record lacks is found by its main title; a title with one of its
         rarest words changed is found by the others; the caller's fuzzy comparison decides
-        among everything found. With `source`, only its complete copy is searched, for its
-        records."""
+        among everything found."""
         words = title_words(title)
         if not words:
             return []
         # Each file's counts of the title's words, read once: the main title's are among them.
-        files = [
-            (n, (self._connections[n], self._titles[n], word_counts(self._connections[n], words)))
-            for n in self._files_of_copy(source)
-        ]
+        counted = [word_counts(connection, words) for connection in self._connections]
+        files = list(enumerate(zip(self._connections, self._titles, counted, strict=True)))
         main_title = title_words(_SUBTITLE.split(title, maxsplit=1)[0])
         found: list[tuple[int, Row]] = []  # (snapshot file, row)
         for held in (words, main_title) if len(main_title) < len(words) else (words,):
@@ -273,8 +270,7 @@ class Snapshot:
                 found.extend((number, row) for row in one_changed(connection, titles, counts))
         wanted = fold(title)
         best = sorted(dict.fromkeys(found), key=lambda hit: -fuzz.ratio(wanted, fold(hit[1][1])))
-        records = self._records_of(best[: limit * 4 if source else limit])
-        return [r for r in records if not source or r.source.value == source][:limit]
+        return self._records_of(best[:limit])
 
     def _records_of(self, hits: list[tuple[int, Row]]) -> list[WorkRecord]:
         """The records of `hits` (snapshot file, row), in their order: one query a file."""

@@ -45,6 +45,11 @@ _ARXIV_DOI = re.compile(r"10\.48550/arxiv\.(.+)", re.IGNORECASE)
 _ARXIV_YEAR = re.compile(r"(?:^|/)(\d{2})(?:\d{2})[.\d]")
 
 
+# How many of the snapshot's records for a title are read, and how many a copy answers with
+# (as many as a registry's search gives back for one query here).
+_WIDE, _LIMIT = 20, 5
+
+
 def arxiv_year(arxiv_id: str) -> int | None:
     """The year an arXiv id was given, read from the id itself (None when it names none)."""
     match = _ARXIV_YEAR.search(arxiv_id)
@@ -60,6 +65,9 @@ class Copies:
 
     snapshot: Snapshot | None = None
     held: dict[str, RegistryCopy] = field(default_factory=dict)
+    # The snapshot's records for a title, searched once for every registry asked about it
+    # (one reference's routing asks up to four copies the same title).
+    _found: dict[str, list[WorkRecord]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, snapshot: Snapshot | None) -> Copies:
@@ -80,7 +88,7 @@ class Copies:
         if copy is None or self.snapshot is None:
             return None
         title = title or reference.title
-        records = self.snapshot.search(title, source=source.value)
+        records = [r for r in self.search(title, _WIDE) if r.source is source][:_LIMIT]
         holds = any(compare_titles(title, r.title).same for r in records)
         if not holds and not _older(reference.year, copy):
             return None
@@ -100,6 +108,15 @@ class Copies:
             found = self.snapshot.by_doi(doi, agency.value)
             return self._identified(agency, copy, found, year, ("doi", doi, "DOI"))
         return None
+
+    def search(self, title: str, limit: int = 5) -> list[WorkRecord]:
+        """The snapshot's records for `title`, the most alike first (`Snapshot.search`, every
+        file at once), searched once per title."""
+        if self.snapshot is None:
+            return []
+        if title not in self._found:
+            self._found[title] = self.snapshot.search(title, _WIDE)
+        return self._found[title][:limit]
 
     def doi_record(
         self, agency: Source, doi: str, year: int | None

@@ -181,7 +181,7 @@ def _lookup(
             return [], Trail()
         if snapshot is None:
             return await search_title(reference, fetch, identity, copies)
-        local = snapshot.search(reference.title)
+        local = copies.search(reference.title)
         asked_snapshot = Trail(consulted=("snapshot",))
         if closed or any(compare_titles(reference.title, r.title).same for r in local):
             return local, asked_snapshot
