@@ -30,18 +30,21 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citecore.ground.embedding import sentence_embedder
 from citecore.ground.evidence import EvidenceIndex, Passage, passages
-from citecore.ground.judges import Judge
+from citecore.ground.judges import Judge, JudgeVerdict
 from citecore.ground.judges.guard import guarded
 from citecore.ground.judges.local import LocalJudge
 from citecore.ground.text import Page, SourceText
@@ -107,25 +110,63 @@ def source_of(item: Item) -> SourceText:
     return SourceText("source", "-", (Page(1, "\n\n".join(item.sentences)),))
 
 
-def judged(judge: Judge, item: Item, ranked: bool) -> GroundingStatus:
-    """The status a build would give: the best five passages to the judge, then the guard."""
+def judged(judge: Judge, item: Item, ranked: bool) -> JudgeVerdict:
+    """The verdict a build would give: the best five passages to the judge, then the guard."""
     source = source_of(item)
     index = EvidenceIndex(passages(source), sentence_embedder() if ranked else None)
     evidence = index.rank(item.claim)
-    return guarded(judge.judge(item.claim, evidence), item.claim).status
+    return guarded(judge.judge(item.claim, evidence), item.claim)
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"\w+", text.casefold()))
+
+
+def punctuation_only(items: Sequence[Item]) -> set[str]:
+    """COVID-Fact's counter-claims that differ from a true claim of the same evidence by
+    punctuation or case alone (the data set's own garbled counter-claims: no word changed)."""
+    true: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for item in items:
+        if item.label == _SUPPORTS:
+            true.setdefault(item.sentences, set()).add(_words(item.claim))
+    return {
+        item.claim
+        for item in items
+        if item.label == _REFUTES and _words(item.claim) in true.get(item.sentences, set())
+    }
+
+
+def _missed(label: str, status: GroundingStatus) -> bool:
+    """A call a writer would be misled by: a supported claim accused, or a counter-claim or
+    unsupported one granted."""
+    if label == _SUPPORTS:
+        return status is GroundingStatus.UNSUPPORTED
+    return label in (_REFUTES, _NEITHER) and status in _FOUND
 
 
 def _share(counts: Counter[GroundingStatus], wanted: Sequence[GroundingStatus]) -> float:
     return sum(counts[s] for s in wanted) / max(1, sum(counts.values()))
 
 
-def judge_table(judge: Judge, names: Sequence[str], stride: int, ranked: bool) -> None:
-    """How each set's claims are called, per label, with the targets' figures."""
+def judge_table(
+    judge: Judge, names: Sequence[str], stride: int, ranked: bool, misses: TextIO | None
+) -> None:
+    """How each set's claims are called, per label, with the targets' figures; each call that
+    would mislead a writer written to `misses` (JSON lines) when given."""
     for name in names:
         started = time.perf_counter()
         by_label: dict[str, Counter[GroundingStatus]] = {}
-        for item in list(SETS[name]())[::stride]:
-            by_label.setdefault(item.label, Counter())[judged(judge, item, ranked)] += 1
+        items = list(SETS[name]())
+        garbled = punctuation_only(items)
+        granted_garbled = 0
+        for item in items[::stride]:
+            verdict = judged(judge, item, ranked)
+            by_label.setdefault(item.label, Counter())[verdict.status] += 1
+            granted_garbled += item.claim in garbled and verdict.status in _FOUND
+            if misses is not None and _missed(item.label, verdict.status):
+                row = {"set": name, "label": item.label, "status": verdict.status.value}
+                row |= {"claim": item.claim, "reason": verdict.reason, "passage": verdict.passage}
+                misses.write(json.dumps(row, ensure_ascii=False) + "\n")
         took = time.perf_counter() - started
         total = sum(sum(c.values()) for c in by_label.values())
         print(
@@ -147,6 +188,18 @@ def judge_table(judge: Judge, names: Sequence[str], stride: int, ranked: bool) -
                 print(
                     f"           called supported/partial {_share(counts, _FOUND):.1%}"
                     + (" (target <= 3%)" if label == _REFUTES else "")
+                )
+            if label == _REFUTES and name == "covidfact":
+                judged_garbled = len(
+                    [c for c in garbled if c in {i.claim for i in items[::stride]}]
+                )
+                total = sum(counts.values()) - judged_garbled
+                granted = sum(counts[s] for s in _FOUND) - granted_garbled
+                print(
+                    f"           of which {judged_garbled} differ from a true claim by "
+                    f"punctuation alone ({granted_garbled} granted); the {total} that change "
+                    f"a word: called supported/partial {granted / max(1, total):.1%} "
+                    "(target <= 3%)"
                 )
 
 
@@ -220,12 +273,15 @@ def main() -> None:
     parser.add_argument("--stride", type=int, default=1)
     parser.add_argument("--lexical", action="store_true", help="rank passages by BM25 only")
     parser.add_argument("--ranking-only", action="store_true")
+    parser.add_argument("--misses", type=Path, help="write every misleading call here (JSONL)")
     options = parser.parse_args()
     names = [n for n in options.sets.split(",") if n]
     if not options.ranking_only:
         judge = make_judge(options)
         print(f"judge: {judge.name} {judge.model}")
-        judge_table(judge, names, options.stride, not options.lexical)
+        with ExitStack() as stack:
+            misses = stack.enter_context(options.misses.open("w")) if options.misses else None
+            judge_table(judge, names, options.stride, not options.lexical, misses)
         judge.close()
     if "wice" in names:
         passage_recall(options.stride)

@@ -64,10 +64,22 @@ def content_tokens(text: str) -> list[str]:
     return [t for t in tokens(text) if t not in STOP_WORDS and (len(t) > 1 or t.isdigit())]
 
 
+# Words that are never names, however they are set: a heading in Title Case capitalises them.
+_NEVER_NAMES = frozenset(
+    """it its it's they them their theirs this that these those he she his her him we our us
+    you your i my a an the and or but of in on for to with by at as is are was were be""".split()
+)
+# Three capitalised words in a row set in capitals ("ANNOUNCES FIBA AMERICUP ROSTER"): a heading,
+# where capitals tell no name from a word.
+_CAPITALS_RUN = re.compile(r"\b[A-Z][A-Z-]+(?:\s+[A-Z0-9][A-Z0-9-]*){2,}\b")
+
+
 def named_entities(text: str) -> set[str]:
-    """Capitalized words not opening a sentence ("Transformer", "WMT"), folded like tokens."""
-    found = re.findall(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+)", text.strip())
-    return {normalize(word) for word in found}
+    """Capitalized words not opening a sentence ("Transformer", "WMT"), folded like tokens;
+    neither pronouns nor the words of a heading set in capitals."""
+    text = _CAPITALS_RUN.sub(" ", text.strip())
+    found = re.findall(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]+)", text)
+    return {normalize(word) for word in found} - _NEVER_NAMES
 
 
 def numbers(text: str) -> set[str]:

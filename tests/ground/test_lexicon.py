@@ -53,7 +53,7 @@ def test_without_wordnet_the_rules_decide_and_say_so(
     # No lexicon knows "safe"/"dangerous" as opposites: a word it cannot place, no accusation.
     assert verdict.status is GroundingStatus.UNCONFIRMED
     assert verdict.reason.startswith("lexical judge (rules only: WordNet is not installed)")
-    assert judge.model == "lexical-rules-v9"
+    assert judge.model == "lexical-rules-v10"
     # The rules' own opposites still hold.
     passage = RankedPassage(Passage("s", 1, "The treatment was ineffective in most patients."), 1)
     verdict = judge.judge("The treatment was effective in most patients.", [passage])
@@ -62,7 +62,7 @@ def test_without_wordnet_the_rules_decide_and_say_so(
 
 @requires_wordnet
 def test_the_judge_names_wordnet_in_its_model() -> None:
-    assert LocalJudge().model == "lexical-rules-v9+wordnet-3.0"
+    assert LocalJudge().model == "lexical-rules-v10+wordnet-3.0"
 
 
 def test_a_folder_that_is_not_wordnet_gives_rules_only(tmp_path: Path) -> None:

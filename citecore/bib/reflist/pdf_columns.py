@@ -39,7 +39,8 @@ def _after_labels(spans: Sequence[Span], x: float) -> bool:
     """Whether what ends just left of `x` is mostly a list's labels ("20", "[3]", "Lüd01.")."""
     before = [s for s in spans if x - 12 < s.x1 <= x + 2]
     labels = sum(1 for s in before if _LABEL_ONLY.fullmatch(s.text.strip()))
-    return len(before) >= 3 and labels * 2 > len(before)
+    # Two will do: a column holding the list's last two entries ("17", "18") has no more.
+    return len(before) >= 2 and labels * 2 > len(before)
 
 
 def _column_split(spans: Sequence[Span], low: float, high: float) -> float | None:

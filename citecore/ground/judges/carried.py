@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
-from citecore.ground.judges.directions import along
+from citecore.ground.judges.directions import along_at, direction_at
 from citecore.ground.judges.negation import denies_alike
 from citecore.ground.judges.placing import (
     SIGNALS,
@@ -216,10 +216,18 @@ def _word_places(word: str, reading: _Reading) -> list[int] | None:
     if not found and len(pieces) > 1 and all(_form(p) in sentence.places for p in pieces):
         # "COVID-19" read as "covid19" is said by "COVID 19" too.
         found = list(sentence.places[_form(pieces[0])])
+    claimed = reading.claim_tokens
+    at = claimed.index(word) if word in claimed else -1
+    if at >= 0 and direction_at(claimed, at, inferred=False):
+        # A direction word is carried only by a word stating the same direction where it
+        # stands: the source's "induced" of "induced significant reductions" carries neither
+        # "increased" nor the "induced" of a claim that the storm was induced.
+        found = [p for p in found if along_at(sentence.tokens, p, claimed, at)]
     found += [
         p
         for other, p in sentence.content.items()
-        if along(other, word) or reading.lexicon.says(other, word)
+        if (at >= 0 and along_at(sentence.tokens, p, claimed, at))
+        or reading.lexicon.says(other, word)
     ]
     if not found and _said_as_a_whole(word, reading):
         return None
@@ -249,11 +257,17 @@ def _sequence(claim_tokens: list[str], words: Iterable[str]) -> list[tuple[str, 
     ]
 
 
+_YEAR = re.compile(r"1[5-9]\d\d|20\d\d")
+
+
 def _units(claim_tokens: list[str]) -> dict[str, str]:
     """The unit each number of the claim is given in: the word right after it ("14 days", "78
-    percent"), by stem; a number followed by a stop word or another number has none."""
+    percent"), by stem; a number followed by a stop word or another number has none, nor a
+    year ("In 1943, Sir John gave": the name after it is no unit)."""
     units: dict[str, str] = {}
     for token, after in pairwise(claim_tokens):
+        if _YEAR.fullmatch(token):
+            continue
         if is_number(token) and after.isalpha() and after not in STOP_WORDS:
             units.setdefault(token, stem(after))
     return units

@@ -18,13 +18,25 @@ knows — is a *substitution*: no evidence against the writer, but no support ei
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from citecore.ground.judges.directions import direction_conflict, direction_doubt, opposed
-from citecore.ground.judges.negation import CUES, NEGATIONS_PROPER, denied, negated_in_source
+from citecore.ground.judges.contrast import CONTRAST, contrast_roles, swapped_contrast
+from citecore.ground.judges.directions import (
+    direction_conflict,
+    direction_doubt,
+    negated,
+    opposed,
+    opposed_at,
+)
+from citecore.ground.judges.negation import (
+    CUES,
+    NEGATIONS_PROPER,
+    denied,
+    denies_anything,
+    negated_in_source,
+)
 from citecore.ground.judges.placing import DISCOURSE, SIGNALS, displaced, same_word
 from citecore.ground.judges.words import is_number, number_value, quote, stem
 from citecore.ground.lexicon import Lexicon
@@ -51,7 +63,7 @@ def compare(claim: str, sentence: str, lexicon: Lexicon) -> Comparison:
     `comparable` gives them)."""
     aligned, substitution = _aligned(claim, sentence, lexicon)
     conflict = (
-        _swapped_contrast(claim, sentence)
+        swapped_contrast(claim, sentence)
         or aligned
         or _number_conflict(claim, sentence)
         or direction_conflict(claim, sentence)
@@ -74,14 +86,21 @@ def _opposites(a: str, b: str, lexicon: Lexicon) -> bool:
     return lexicon.opposite(a, b)
 
 
-def _slot_cues(words: list[str]) -> set[str]:
-    """The negation and contrast words of an aligned slot, less those that set a case aside
-    ("premenopausal, but not postmenopausal, cancer" denies nothing of premenopausal cancer)."""
-    return {
-        t
-        for i, t in enumerate(words)
-        if (t in CUES or t.endswith("n't")) and not (i and words[i - 1] == "but")
-    }
+def _slot_cues(words: list[str], start: int, length: int, facing: Counter[str]) -> set[str]:
+    """The negation and contrast words of an aligned slot (`length` words of `words` from
+    `start`), less those that set a case aside where the other side never speaks of it
+    ("premenopausal, but not postmenopausal, cancer" denies nothing of premenopausal cancer;
+    "but not on pushing results" against "but on pushing results" does)."""
+    found = set()
+    for i in range(start, start + length):
+        word = words[i]
+        if not (word in CUES or word.endswith("n't")):
+            continue
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if i and words[i - 1] == "but" and not facing[stem(following)]:
+            continue
+        found.add(word)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,14 +114,28 @@ class _Slot:
     sentence_words: list[str]
     claim_stems: Counter[str]
     sentence_stems: Counter[str]
+    claim_start: int = 0  # where the slot's words begin in the claim, and in the sentence
+    sentence_start: int = 0
+
+    def claim_place(self, word: str) -> int:
+        """Where a word of the slot stands in the claim."""
+        return self.claim_start + self.claimed.index(word)
+
+    def sentence_place(self, word: str) -> int:
+        """Where a word of the slot stands in the sentence."""
+        return self.sentence_start + self.stated.index(word)
 
 
-def _difference(slot: _Slot, entities: set[str], lexicon: Lexicon) -> str:
-    """What one aligned difference says: a changed number, a negation or contrast on one side,
-    an entity or an opposite put in a word's place; "" when it is only wording. A word is not
-    put in another's place when the claim uses it too, or the source the other: "DCs and
+def _difference(slot: _Slot, entities: set[str], lexicon: Lexicon) -> tuple[str, str]:
+    """What one aligned difference says: a conflict — a changed number, a negation or contrast
+    on one side, an entity or an opposite put in a word's place — or a doubt (a negation on one
+    side that the other side may say in other words); ("", "") when it is only wording. A word
+    is not put in another's place when the claim uses it too, or the source the other: "DCs and
     ILCs" against "ILCs and DCs" is word order, not a substitution."""
-    return _changed_number(slot) or _one_sided_cue(slot) or _word_replaced(slot, entities, lexicon)
+    conflict = _changed_number(slot)
+    cue, doubt = _one_sided_cue(slot) if not conflict else ("", "")
+    conflict = conflict or cue or _word_replaced(slot, entities, lexicon)
+    return conflict, "" if conflict else doubt
 
 
 def _changed_number(slot: _Slot) -> str:
@@ -125,26 +158,88 @@ def _changed_number(slot: _Slot) -> str:
     )
 
 
-def _one_sided_cue(slot: _Slot) -> str:
-    """A negation or contrast on one side of the slot only. A contrast on one side is no
-    conflict where the other side contrasts too: "X rather than Y" against "X matters more than
-    Y" says it otherwise."""
-    cues_claimed, cues_stated = _slot_cues(slot.claimed), _slot_cues(slot.stated)
+def _one_sided_cue(slot: _Slot) -> tuple[str, str]:
+    """A negation or contrast on one side of the slot only: a conflict, or a doubt where the
+    other side may deny it in other words. A contrast on one side is no conflict where the
+    other side contrasts too: "X rather than Y" against "X matters more than Y" says it
+    otherwise."""
+    cues_claimed = _slot_cues(
+        slot.claim_words, slot.claim_start, len(slot.claimed), slot.sentence_stems
+    )
+    cues_stated = _slot_cues(
+        slot.sentence_words, slot.sentence_start, len(slot.stated), slot.claim_stems
+    )
     if bool(cues_claimed) == bool(cues_stated):
-        return ""
+        return "", ""
     cue = sorted(cues_claimed or cues_stated)[0]
     side = "the claim" if cues_claimed else "the source"
     facing = slot.sentence_words if cues_claimed else slot.claim_words
-    if cue in NEGATIONS_PROPER or cue.endswith("n't") or not _CONTRAST.search(" ".join(facing)):
-        return f"'{cue}' in {side} only"
-    return ""
+    said = f"'{cue}' in {side} only"
+    if _negates_the_opposite(slot, bool(cues_claimed)):
+        # "was not higher" against "was lower": not the opposite, and not the same either
+        return "", f"{said}, before the opposite of the other's word"
+    if cue in NEGATIONS_PROPER or cue.endswith("n't"):
+        # Both deny, in other places or other words ("lack" against "were absent", "does not
+        # support" against "no clinical data exist"): they may say it alike; no evidence
+        # against the claim, and none for it.
+        if denies_anything(facing):
+            return "", f"{said}, where the other denies in other words"
+        return said, ""
+    if CONTRAST.search(" ".join(facing)):
+        return "", ""
+    if cues_stated and not _states_what_is_set_aside(slot):
+        # "came from Europe rather than Asia" sets aside what a claim that never names Asia
+        # does not say.
+        return "", ""
+    return said, ""
+
+
+def _negates_the_opposite(slot: _Slot, in_claim: bool) -> bool:
+    """Whether the negation of one side of the slot is said of a direction word that opposes
+    one of the other side's ("not higher" where the other says "lower")."""
+    words, start = (
+        (slot.claim_words, slot.claim_start)
+        if in_claim
+        else (slot.sentence_words, slot.sentence_start)
+    )
+    others, other_start = (
+        (slot.sentence_words, slot.sentence_start)
+        if in_claim
+        else (slot.claim_words, slot.claim_start)
+    )
+    length = len(slot.claimed if in_claim else slot.stated)
+    other_length = len(slot.stated if in_claim else slot.claimed)
+    return any(
+        opposed_at(words, i, others, j)
+        for i in range(start, start + length)
+        if negated(words, i)
+        for j in range(other_start, other_start + other_length)
+    )
+
+
+def _states_what_is_set_aside(slot: _Slot) -> bool:
+    """Whether the claim states what the sentence's contrast sets aside ("rather than Asia"
+    against a claim of Asia)."""
+    roles = contrast_roles(" ".join(slot.sentence_words))
+    if roles is None:
+        return True
+    aside, stated = roles
+    return bool((aside - stated) & set(slot.claim_stems))
 
 
 def _word_replaced(slot: _Slot, entities: set[str], lexicon: Lexicon) -> str:
     """An opposite, or another entity, in the place of a word of the claim."""
     for word, other in _replacements(slot):
+        # Direction words are read where they stand: "induced significant reductions" states
+        # the claim's "reduced"; "was not higher" does not state the opposite of "lower".
+        claim_at, sentence_at = slot.claim_place(word), slot.sentence_place(other)
+        directions = opposed_at(slot.claim_words, claim_at, slot.sentence_words, sentence_at)
+        if directions is False:
+            continue
         # Before the test for one word inside the other: "ineffective" holds "effective".
-        if _opposites(word, other, lexicon):
+        if directions or (directions is None and _opposites(word, other, lexicon)):
+            if negated(slot.claim_words, claim_at) != negated(slot.sentence_words, sentence_at):
+                continue  # "not higher" against "lower": a reader cannot call it the opposite
             return f"the source says '{other}' where the claim says '{word}'"
         if word in other or other in word:
             continue
@@ -233,64 +328,15 @@ def _slots(
             sentence_words,
             Counter(claim_stems),
             Counter(sentence_stems),
+            i1,
+            j1,
         )
-        found = _difference(slot, entities, lexicon)
+        found, doubt = _difference(slot, entities, lexicon)
         if found:
             return found, ""
-        if not substitution and tag == "replace":
-            substitution = _substituted(slot, lexicon)
+        if not substitution:
+            substitution = doubt or (_substituted(slot, lexicon) if tag == "replace" else "")
     return "", substitution
-
-
-_CONTRAST = re.compile(
-    r"\b(rather than|instead of|unlike|as opposed to|in contrast to|"
-    # a comparison: "X is faster than Y" sets Y aside as "rather than" does; "more than 600" is
-    # a quantity, not a comparison
-    r"(?<!more )(?<!less )(?<!fewer )(?<!greater )(?<!other )than(?! \d))\b",
-    re.I,
-)
-
-
-def _contrast_roles(text: str) -> tuple[set[str], set[str]] | None:
-    """The two sides of a contrast as content stems: what is set aside ("rather than X", "unlike
-    X", "instead of X", "faster than X": the words after the connective, to the comma or the
-    end) and what is stated (the rest of the sentence); None without a contrast connective."""
-    match = _CONTRAST.search(text)
-    if match is None:
-        return None
-    after = text[match.end() :]
-    comma = after.find(",")
-    if match.start() < 3 and comma >= 0:  # "Rather than X, Y"
-        aside, stated = after[:comma], after[comma + 1 :]
-    else:  # "Y rather than X", "Y, unlike X, …"
-        aside = after[:comma] if comma >= 0 else after
-        stated = text[: match.start()] + (after[comma + 1 :] if comma >= 0 else "")
-    return (
-        {stem(t) for t in content_tokens(aside)},
-        {stem(t) for t in content_tokens(stated)},
-    )
-
-
-def _swapped_contrast(claim: str, sentence: str) -> str:
-    """A contrast whose two sides the claim has swapped ("rather than relying on SymPy, unyt
-    implements its own algebra" against "rather than implementing algebra, we rely on SymPy"):
-    what each sets aside and the other does not, the other states."""
-    claimed, stated = _contrast_roles(claim), _contrast_roles(sentence)
-    if claimed is None or stated is None:
-        return ""
-    (claim_aside, claim_said), (source_aside, source_said) = claimed, stated
-    # The words the two sides do not share ("male"/"female" of "male prisoners" and "female
-    # prisoners"): each set aside by one and, at least half of them, stated by the other.
-    claim_only, source_only = claim_aside - source_aside, source_aside - claim_aside
-    if not all(
-        only and 2 * len(only & said) >= len(only)
-        for only, said in ((claim_only, source_said), (source_only, claim_said))
-    ):
-        return ""
-    return (
-        "the claim swaps the sides of the contrast: what the source sets aside the claim "
-        f"states, and the other way round: {quote(sentence)}"
-    )
 
 
 def _number_conflict(claim: str, sentence: str) -> str:
@@ -298,11 +344,16 @@ def _number_conflict(claim: str, sentence: str) -> str:
     word right after it ("750 million", "35 percent") with another number before it."""
     claim_words, sentence_words = tokens(claim), tokens(sentence)
     stated = {number_value(t) for t in sentence_words if is_number(t)}
+    claimed = {number_value(t) for t in claim_words if is_number(t)}
     for index, word in enumerate(claim_words[:-1]):
         unit = claim_words[index + 1]
         if not is_number(word) or number_value(word) in stated or is_number(unit) or unit in _STOPS:
             continue
         for position, other in enumerate(sentence_words[:-1]):
+            # A number the claim states too is no other value of this one: "from 25,000 to
+            # 5,000 years ago" against "25,000 years ago".
+            if number_value(other) in claimed:
+                continue
             if is_number(other) and sentence_words[position + 1] == unit:
                 return (
                     f"the source says {other} {unit} where the claim says {word} {unit}: "

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from citecore.ground.judges.words import quote, stem
-from citecore.ground.tokens import content_tokens, tokens
+from citecore.ground.tokens import NEGATIONS, content_tokens, tokens
 
 # Words that state a direction (English, closed class) on a scale: up (+1) or down (-1). A word
 # may lie on two scales ("impairs survival" lowers it and worsens it).
@@ -42,9 +42,74 @@ for _scale, (_up, _down) in _SCALES.items():
         for _word in _words.split():
             _POLARITY.setdefault(_word, {})[_scale] = _sign_of
 _DIRECTION_REACH = 6  # words next to a direction word that count as what it is said of
+_COORDINATORS = frozenset("and or nor".split())
 _COPULAS = frozenset("is are was were be been being become became remain remained".split())
 # By stem, so that the nouns count too ("suppression", "reduction").
 _STEM_POLARITY = {stem(word): polarity for word, polarity in _POLARITY.items()}
+# The nouns made from direction verbs, each with its verb ("activation" is "activate", but
+# "activity" and "active" state no direction, and "position" is no "positive").
+_NOUNS = {
+    "reduction": "reduce", "suppression": "suppress", "inhibition": "inhibit",
+    "activation": "activate", "elevation": "elevate", "impairment": "impair",
+    "improvement": "improve", "enhancement": "enhance", "attenuation": "attenuate",
+    "stimulation": "stimulate", "promotion": "promote", "induction": "induce",
+    "upregulation": "upregulate", "downregulation": "downregulate", "prevention": "prevent",
+    "diminution": "diminish", "worsening": "worsen", "weakening": "weaken",
+}  # fmt: skip
+
+
+def polarity_of(word: str) -> dict[str, int]:
+    """The scales a word states a direction on, and which way: a listed direction word, or a
+    noun made from one ("reductions", "impairment")."""
+    if word in _POLARITY:
+        return _POLARITY[word]
+    verb = _NOUNS.get(word) or _NOUNS.get(word.removesuffix("s"), "")
+    return _POLARITY.get(verb, {})
+
+
+# Verbs that say what is brought about, not which way: followed closely by a direction word,
+# they state its direction ("induced significant reductions in the cytokine storm" reduces it).
+_CAUSATIVES = frozenset(
+    """induce induces induced inducing cause causes caused causing produce produces produced
+    producing lead leads led leading result results resulted resulting yield yields yielded
+    trigger triggers triggered""".split()
+)
+_CAUSED_REACH = 3
+
+
+def direction_at(words: list[str], position: int, inferred: bool = True) -> dict[str, int]:
+    """The scales and signs of the word at `position` as its neighbours make it read: a
+    causative verb takes the direction of what it brings about; an inverter just before a word
+    turns it round ("blocking reagents prevented" lets a reader infer "promotes"), unless only
+    what is `inferred` is left out — what a sentence states, for support."""
+    polarity = polarity_of(words[position])
+    if words[position] in _CAUSATIVES:
+        for word in words[position + 1 : position + 1 + _CAUSED_REACH]:
+            if caused := polarity_of(word):
+                polarity = caused
+                break
+    if not inferred:
+        return dict(polarity)
+    return {scale: _sign(words, position, sign) for scale, sign in polarity.items()}
+
+
+def opposed_at(words: list[str], position: int, others: list[str], at: int) -> bool | None:
+    """Whether the word at `position` of `words` and the word at `at` of `others` state
+    opposite directions on a scale they share, each as its neighbours make it read; None when
+    they share no scale (no direction words, or of different scales)."""
+    mine, theirs = direction_at(words, position), direction_at(others, at)
+    if not set(mine) & set(theirs):
+        return None
+    return any(sign * theirs[scale] < 0 for scale, sign in mine.items() if scale in theirs)
+
+
+def along_at(words: list[str], position: int, others: list[str], at: int) -> bool:
+    """Whether the word at `position` of `words` and the word at `at` of `others` state the same
+    direction on a scale they share, each as its neighbours make it read (without what an
+    inverter lets a reader infer: a sentence carries a direction only by stating it)."""
+    mine = direction_at(words, position, inferred=False)
+    theirs = direction_at(others, at, inferred=False)
+    return any(sign == theirs[scale] for scale, sign in mine.items() if scale in theirs)
 
 
 def _pairs(a: str, b: str) -> list[tuple[int, int]]:
@@ -84,6 +149,9 @@ def _said_of(stems: list[str], position: int, scale: str) -> set[str]:
         cut = [i for i, word in enumerate(span) if ends(word)]
         return set(span[cut[-1] + 1 :] if cut else span)
     span = stems[position + 1 : position + 1 + _DIRECTION_REACH]
+    if len(span) > 1 and span[0] in _COORDINATORS and ends(span[1]):
+        # "positive and negative PCR results": both are said of what the second is said of.
+        return _said_of(stems, position + 2, scale)
     cut = [i for i, word in enumerate(span) if ends(word)]
     return set(span[: cut[0]] if cut else span)
 
@@ -95,6 +163,15 @@ _INVERTERS = frozenset(
     antagonist antagonists depletion depleted loss lack absence""".split()
 )
 _INVERTER_REACH = 3
+
+
+_NEGATION_REACH = 2
+
+
+def negated(words: list[str], position: int) -> bool:
+    """Whether a negation stands just before the word at `position` ("not higher")."""
+    before = words[max(0, position - _NEGATION_REACH) : position]
+    return any(w in NEGATIONS or w.endswith("n't") for w in before)
 
 
 def _sign(words: list[str], position: int, sign: int) -> int:
@@ -136,15 +213,13 @@ def _opposed_directions(claim: str, sentence: str) -> Iterator[tuple[str, str, i
     claim_stems = [stem(t) for t in claim_words]
     sentence_stems = [stem(t) for t in sentence_words]
     for index, word in enumerate(claim_words):
-        for scale, sign in _POLARITY.get(word, {}).items():
+        for scale, sign in direction_at(claim_words, index).items():
             targets = _said_of(claim_stems, index, scale) & content
-            sign = _sign(claim_words, index, sign)
             best: dict[int, tuple[int, str]] = {1: (0, ""), -1: (0, "")}
-            for position, word_stem in enumerate(sentence_stems):
-                other = _STEM_POLARITY.get(word_stem, {}).get(scale, 0)
-                if not other:
-                    continue
-                other = _sign(sentence_words, position, other)
+            for position in range(len(sentence_stems)):
+                other = direction_at(sentence_words, position).get(scale, 0)
+                if not other or negated(sentence_words, position):
+                    continue  # "was not higher" states neither way
                 score = len(targets & _said_of(sentence_stems, position, scale))
                 if score > best[other][0]:
                     best[other] = (score, sentence_words[position])

@@ -49,7 +49,7 @@ CONFLICT_SHARE = 0.75
 # counts where it, or it with the sentence next to it, carries `CONFLICT_SHARE` (a claim may sum
 # up two sentences, one of which says otherwise of its second half).
 _READ_SHARE = 0.25
-_RULES_VERSION = "lexical-rules-v9"
+_RULES_VERSION = "lexical-rules-v10"
 
 
 def _listed(words: Sequence[str], joined: str = "or") -> str:
@@ -58,6 +58,9 @@ def _listed(words: Sequence[str], joined: str = "or") -> str:
     return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} {joined} {quoted[-1]}"
 
 
+# Where a claim's clauses part: commas, semicolons, and the words that set one clause against
+# another.
+_CLAUSES = re.compile(r"[,;:]|\b(?:but|whereas|while|although)\b", re.I)
 _HEADING_LINE = re.compile(r"(^#{1,6} [^\n]*$)", re.M)
 
 
@@ -72,7 +75,9 @@ def _sentences(text: str) -> list[str]:
         for piece in re.split(r"\s(?=#{1,6} )", part)
     ]
     parts = [
-        part for block in blocks for part in re.split(r"(?<=[.!?;])\s+(?=[A-Z(\[])", block.strip())
+        part
+        for block in blocks
+        for part in re.split(r"(?<=[.!?;])\s+(?=[\"“‘']?[A-Z(\[])", block.strip())
     ]
     return [p for p in parts if p.strip()] or [text]
 
@@ -85,6 +90,9 @@ class _Reading:
     carried: Carried
     conflict: str  # what the source says against the claim, "" when nothing does
     substitution: str  # a claim's word the sentence replaces with one the judge cannot place
+    # Whether the conflict is evidence against the claim: the sentence that shows it states
+    # the claim (or, read beside its neighbour, the part of the claim it is about).
+    accuses: bool = False
 
     @property
     def share(self) -> float:
@@ -121,7 +129,8 @@ def _read(
             f'"{" ".join(alike.sentence.split())}"', f'"{" ".join(original.split())}"'
         )
         substitution = comparison.substitution
-    return _Reading(original, carried, conflict, substitution)
+    reading = _Reading(original, carried, conflict, substitution)
+    return replace(reading, accuses=bool(conflict) and reading.states_claim)
 
 
 def conflict_in(claim: str, passage: str, words: Lexicon) -> str:
@@ -131,7 +140,7 @@ def conflict_in(claim: str, passage: str, words: Lexicon) -> str:
     wanted = claim_words(compared)
     for sentence in _sentences(passage):
         reading = _read(compared, wanted, words, sentence)
-        if reading.conflict and reading.states_claim:
+        if reading.accuses:
             return reading.conflict
     return ""
 
@@ -164,7 +173,7 @@ class LocalJudge:
         reading = max(
             readings, key=lambda pair: (pair[0].share, -len(pair[0].carried.apart), pair[1].score)
         )[0]
-        conflicting = [r for r, _ in readings if r.conflict and r.states_claim]
+        conflicting = [r for r, _ in readings if r.accuses]
         # A conflict elsewhere stands unless the best reading carries every word unopposed.
         if conflicting and (reading.carried.missing or reading.conflict):
             worst = max(conflicting, key=lambda r: r.share)
@@ -194,14 +203,45 @@ class LocalJudge:
                 for sentence in _sentences(ranked.passage.text)
             ]
             pairs = [
-                replace(
+                self._pair(
+                    compared,
                     _read(compared, words, self.words, f"{a.sentence} {b.sentence}", subject),
-                    conflict=a.conflict or b.conflict,
+                    a,
+                    b,
                 )
                 for a, b in pairwise(singles)
             ]
             readings += [(reading, ranked) for reading in singles + pairs]
         return readings
+
+    def _pair(self, claim: str, read: _Reading, first: _Reading, second: _Reading) -> _Reading:
+        """Two adjacent sentences read together: their words carry the claim together, and what
+        either says against it blocks support; but a conflict accuses only where the sentence
+        that shows it states the claim, or states a clause of a claim the two sum up ("…, without
+        any improvement across the datasets" against "The improvement held across all
+        datasets") — a sentence sharing a few of the claim's words is about something else
+        ("In 1929, Sir John sold the village" says nothing against "In 1943, Sir John gave the
+        house and grounds to the National Trust")."""
+        conflict = first.conflict or second.conflict
+        shown = [r for r in (first, second) if r.conflict]
+        accuses = any(r.accuses for r in shown) or (
+            read.states_claim and any(self._states_a_clause(claim, r.sentence) for r in shown)
+        )
+        return replace(read, conflict=conflict, accuses=bool(conflict) and accuses)
+
+    def _states_a_clause(self, claim: str, sentence: str) -> bool:
+        """Whether the sentence carries a clause of the claim (between its commas, semicolons and
+        contrasts; two content words or more) as a sentence must carry a claim to contradict it."""
+        words = SentenceWords(comparable(sentence))
+        for clause in _CLAUSES.split(claim):
+            wanted = claim_words(clause)
+            if len([w for w in wanted if not is_number(w)]) < 2:
+                continue
+            carried = carried_words(clause, wanted, words, self.words)
+            reading = _Reading(sentence, carried, "", "")
+            if reading.states_claim:
+                return True
+        return False
 
     def close(self) -> None:
         """Nothing to release: the local judge holds no connection."""

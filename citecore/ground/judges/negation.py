@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from citecore.ground.judges.directions import negated, opposed_at, polarity_of
 from citecore.ground.judges.words import quote, stem
 from citecore.ground.tokens import DENIALS, NEGATIONS, content_tokens, tokens
 
@@ -18,6 +19,28 @@ CUES = NEGATIONS | {"rather", "instead", "unlike", "lacking", "neither", "oppose
 # Negations proper: a contrast ("rather", "instead") is one only where the other side does not
 # contrast too.
 NEGATIONS_PROPER = NEGATIONS | {"lacking"}
+
+
+# Words that deny in what they mean, with no negation: a claim that "X is ineffective" says
+# what a source's "no benefit of X" says.
+_DENYING_WORDS = frozenset(
+    """ineffective inefficacious unsuccessful refuse refuses refused refusing failure""".split()
+)
+
+
+# Negations that name a group more often than they deny ("patients without diabetes", "cells
+# lacking avb8").
+_NAMING_NEGATIONS = frozenset({"without", "lacking"})
+
+
+def denies_anything(words: list[str]) -> bool:
+    """Whether words hold a negation, a denial or a word that denies in what it means (not one
+    that names a group: "cells lacking avb8")."""
+    return any(
+        (w in DENIALS or w in NEGATIONS_PROPER or w in _DENYING_WORDS or w.endswith("n't"))
+        and w not in _NAMING_NEGATIONS
+        for w in words
+    )
 
 
 def _cue_words(text: str) -> set[str]:
@@ -97,6 +120,17 @@ def denied(claim: str, sentence: str) -> str:
     return ""
 
 
+def _negates_an_opposite(claim: str, sentence: str) -> bool:
+    """Whether the sentence negates a direction word that opposes one of the claim's."""
+    claim_words, sentence_words = tokens(claim), tokens(sentence)
+    return any(
+        negated(sentence_words, j) and opposed_at(claim_words, i, sentence_words, j)
+        for i in range(len(claim_words))
+        for j in range(len(sentence_words))
+        if polarity_of(sentence_words[j]) and polarity_of(claim_words[i])
+    )
+
+
 def _denies(text: str) -> bool:
     """Whether a text holds a negation or a word that denies."""
     return any(t in DENIALS or t.endswith("n't") for t in tokens(text))
@@ -109,10 +143,13 @@ def negated_in_source(claim: str, sentence: str) -> str:
     claim is said of the same words. A negation that sets a case aside ("in premenopausal, but
     not postmenopausal, women") or names an absence ("patients with no hypoglycemia") denies
     nothing the claim states."""
-    if _cue_words(claim) & NEGATIONS_PROPER:
-        # A claim that negates something itself ("people with no symptoms") is compared by the
-        # aligned slots, not by what a negation of the source is said of.
+    if _cue_words(claim) & NEGATIONS_PROPER or _DENYING_WORDS & set(tokens(claim)):
+        # A claim that negates something itself ("people with no symptoms"), or denies it in
+        # its words ("is ineffective", "are refusing"), is compared by the aligned slots, not
+        # by what a negation of the source is said of.
         return ""
+    if _negates_an_opposite(claim, sentence):
+        return ""  # "was not higher" against "was lower": the source neither denies nor agrees
     wanted = {stem(t) for t in content_tokens(claim)}
     needed = max(2, (len(wanted) + 1) // 2)
     claim_negations = _negations(claim)

@@ -66,6 +66,15 @@ _HEADINGS = re.compile(
 )
 
 
+_YEAR_RANGE = re.compile(r"\b(1[6-9]|20)(\d\d)\s*[-–—/]\s*(\d\d)(?!\d)")
+
+
+def _whole_years(match: re.Match[str]) -> str:
+    """A range of years with its second year written whole ("2018–19" as "2018–2019")."""
+    century, first, second = match.groups()
+    return f"{century}{first}–{century}{second}"
+
+
 def comparable(text: str) -> str:
     """The text as the rules compare it: number words as digits, so that "two years" and "16
     years" compare, the chemists' "NO" (nitric oxide) kept apart from the negation, a
@@ -77,6 +86,8 @@ def comparable(text: str) -> str:
     # A number joined to a name by a hyphen is part of the name ("COVID-19", "IL-6", "U-19"),
     # not a quantity to compare with the source's numbers.
     text = re.sub(r"(?<=[A-Za-z])-(?=\d)", "", text)
+    # A range of years is one value however it is written: "2018–19", "2018-2019", "2018/19".
+    text = _YEAR_RANGE.sub(_whole_years, text)
     # "78%" is "78 percent": the unit a number is given in is compared as a word.
     text = re.sub(r"(?<=\d)\s*%", " percent", text)
     return _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
