@@ -15,14 +15,20 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache, lru_cache
-
-from pyiso4.ltwa import Abbreviate
-from rapidfuzz import fuzz
+from functools import lru_cache
 
 from citecore.normalize import fold
 from citecore.registries.dblp_dump import volume_name
 from citecore.verify.conferences import CONFERENCES, Conference, Track
+from citecore.verify.journal_names import (
+    STOPWORDS,
+    as_iso4,
+    as_medline_section,
+    as_written,
+    is_acronym,
+    joined_initials,
+    venue_words,
+)
 
 _BY_ACRONYM = {acronym: c for c in CONFERENCES for acronym in c.acronyms}
 # Collections that hold many venues' papers: they name a publisher's series, not a venue.
@@ -39,12 +45,6 @@ _SERIES = (
 )
 _JOURNAL_WORDS = re.compile(
     r"\b(journal|transactions|letters|review|reviews|magazine|bulletin|annals|jmlr|tmlr)\b"
-)
-_STOPWORDS = frozenset(
-    "a an the of in on for to and with by at from und der die das de la le et".split()
-)
-_NOISE = frozenset(
-    "proceedings proc annual conference conf international intl int workshop symposium".split()
 )
 
 
@@ -133,16 +133,6 @@ def _written_as_acronym(candidate: str, venue: str) -> bool:
     )
 
 
-def is_acronym(venue: str) -> bool:
-    """ "NeurIPS", "CVPR", "ICLR 2015", "NAACL-HLT": a short acronym, not a written-out name or
-    an abbreviated one ("Nat Commun")."""
-    core = re.sub(r"['’]?\d{2,4}", "", venue).strip()
-    tokens = re.split(r"[\s-]+", core)
-    return bool(re.fullmatch(r"[A-Za-z&-]{2,12}(?: [A-Za-z&-]{2,8})?", core)) and all(
-        sum(c.isupper() for c in token) >= 2 for token in tokens
-    )
-
-
 class Agreement(Enum):
     """The outcome of comparing a cited venue with a record's names for its venue."""
 
@@ -157,77 +147,6 @@ class VenueComparison:
 
     agreement: Agreement
     reason: str = ""
-
-
-def _words(venue: str) -> list[str]:
-    """Content words of a venue: folded, runs of initials joined ("U. S. A." → "usa"), no
-    parentheses, numbers, stopwords or noise words."""
-    folded = _joined_initials(fold(re.sub(r"\(.*?\)", " ", venue.replace("&", " and "))).split())
-    return [
-        w
-        for i, w in enumerate(folded)
-        if (w not in _STOPWORDS or (len(w) == 1 and i == len(folded) - 1))  # "J. Phys. A"
-        and w not in _NOISE
-        and not re.fullmatch(r"\d+(st|nd|rd|th)?", w)
-    ]
-
-
-def _joined_initials(words: list[str]) -> list[str]:
-    joined: list[str] = []
-    run = ""
-    for word in words:
-        if len(word) == 1 and word.isalpha():
-            run += word
-            continue
-        if run:
-            joined.append(run)
-            run = ""
-        joined.append(word)
-    return [*joined, run] if run else joined
-
-
-def _abbreviates_word(short: str, full: str) -> bool:
-    """ "natl" abbreviates "national": same first letter, the rest in order (ISO 4 style)."""
-    if not short or not full or short[0] != full[0] or len(short) > len(full):
-        return False
-    letters = iter(full)
-    return all(char in letters for char in short)
-
-
-def _same_words(cited: list[str], found: list[str]) -> bool:
-    if not cited or not found:
-        return False
-    if cited == found:
-        return True
-    if len(cited) == len(found) and all(
-        _abbreviates_word(c, f) or _abbreviates_word(f, c)
-        for c, f in zip(cited, found, strict=True)
-    ):
-        return True
-    shorter, longer = sorted((cited, found), key=len)
-    if len(shorter) >= 3 and longer[: len(shorter)] == shorter:
-        return True  # "Proc Natl Acad Sci" and "… USA"
-    differing = set(cited) ^ set(found)
-    if any(len(word) <= 2 for word in differing):
-        return False  # "Physical Review B" is not "… D": a section letter is the journal
-    if min(len(cited), len(found)) >= 3:
-        return fuzz.token_sort_ratio(" ".join(cited), " ".join(found)) >= 90
-    return False
-
-
-@cache
-def _ltwa() -> object:
-    return Abbreviate.create()
-
-
-@cache
-def iso4(title: str) -> str:
-    """The ISO 4 abbreviation of a journal title ("Proc. Natl. Acad. Sci. U. S. A.")."""
-    abbreviate = _ltwa()
-    try:
-        return str(abbreviate(title, remove_part=True))  # type: ignore[operator]
-    except (ValueError, KeyError, IndexError, AttributeError):
-        return ""
 
 
 def _initials(words: list[str]) -> str:
@@ -246,8 +165,8 @@ def _initialisms(name: str, content_words: list[str]) -> set[str]:
     folded = fold(re.sub(r"\(.*?\)", " ", name.replace("&", " and "))).split()
     every = [
         w
-        for w in _joined_initials(folded)
-        if w not in _STOPWORDS and not re.fullmatch(r"\d+(st|nd|rd|th)?", w)
+        for w in joined_initials(folded)
+        if w not in STOPWORDS and not re.fullmatch(r"\d+(st|nd|rd|th)?", w)
     ]
     named = every[1:] if every[:1] in (["proceedings"], ["proc"]) else every
     # The societies that organise a conference are rarely in its acronym: "ACM SIGSOFT
@@ -278,7 +197,7 @@ def compare_venues(cited: str, names: Sequence[str]) -> VenueComparison:
     known = [v for v in (identify(n) for n in names) if v.conference is not None]
     if cited_venue.conference is not None and known:
         return _compare_conferences(cited_venue, known)
-    cited_words = _words(cited)
+    cited_words = venue_words(cited)
     for agrees in _AGREEMENTS:
         if any(agrees(cited, cited_words, name) for name in names):
             return VenueComparison(Agreement.SAME)
@@ -303,14 +222,9 @@ def _name_variants(names: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(v for group in variants for v in group if v.strip()))
 
 
-def _as_written(cited: str, cited_words: list[str], name: str) -> bool:
-    """The same words, each written out or abbreviated ("J. Mach. Learn. Res.")."""
-    return _same_words(cited_words, _words(name))
-
-
 def _as_initialism(cited: str, cited_words: list[str], name: str) -> bool:
     """One cited word that is the name's initialism ("JMLR", "PNAS")."""
-    return len(cited_words) == 1 and cited_words[0] in _initialisms(name, _words(name))
+    return len(cited_words) == 1 and cited_words[0] in _initialisms(name, venue_words(name))
 
 
 def _as_acronym_in_name(cited: str, cited_words: list[str], name: str) -> bool:
@@ -323,17 +237,12 @@ def _as_name_spelled(cited: str, cited_words: list[str], name: str) -> bool:
     return is_acronym(name) and _spelled(name, cited, cited_words)
 
 
-def _as_iso4(cited: str, cited_words: list[str], name: str) -> bool:
-    """The cited name as the ISO 4 abbreviation of the record's (neither an acronym)."""
-    if is_acronym(cited) or is_acronym(name):
-        return False
-    abbreviated = _words(iso4(name))
-    return bool(abbreviated) and _same_words(cited_words, abbreviated)
-
-
 # How a cited venue may agree with one of a record's names, tried in this order (ISO 4, the
-# costliest, last).
-_AGREEMENTS = (_as_written, _as_initialism, _as_acronym_in_name, _as_name_spelled, _as_iso4)
+# costliest, last but for a section letter left out).
+_AGREEMENTS = (
+    as_written, _as_initialism, _as_acronym_in_name, _as_name_spelled, as_iso4,
+    as_medline_section,
+)  # fmt: skip
 
 
 def _without_agreement(

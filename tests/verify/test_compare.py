@@ -14,7 +14,8 @@ from citecore.verify.compare import (
     compare_titles,
     same_person,
 )
-from citecore.verify.venues import Agreement, compare_venues, is_acronym, venue_year_problem
+from citecore.verify.journal_names import is_acronym
+from citecore.verify.venues import Agreement, compare_venues, venue_year_problem
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,8 @@ import itertools
 import pytest
 
 from citecore.registries.dblp_dump import volume_name
-from citecore.verify.venues import Agreement, compare_venues, is_acronym, iso4, venue_year_problem
+from citecore.verify.journal_names import is_acronym, iso4
+from citecore.verify.venues import Agreement, compare_venues, venue_year_problem
 
 SAME, DIFFERENT, UNDECIDED = Agreement.SAME, Agreement.DIFFERENT, Agreement.UNDECIDED
 
@@ -208,3 +209,22 @@ def test_no_volume_number_is_read_as_a_year() -> None:
         assert venue_year_problem(pmlr, 2019) == "", pmlr
         icml = f"Proceedings of the {volume}th International Conference on Machine Learning"
         assert venue_year_problem(icml, 1983 + volume) == "", icml
+
+
+@pytest.mark.parametrize(
+    ("cited", "names", "agreement"),
+    [
+        # NLM keeps a journal's edition or section letter; the registry's title may not.
+        ("Urologe A", ["Der Urologe", "Urologe"], Agreement.SAME),
+        ("Urologe. Ausg. A", ["Der Urologe"], Agreement.SAME),
+        ("Phys Rev B", ["Physical Review"], Agreement.SAME),
+        ("Biochim Biophys Acta Sect B", ["Biochimica et Biophysica Acta"], Agreement.SAME),
+        # ... but a letter against a record that names another stays different.
+        ("Physical Review B", ["Physical Review A"], Agreement.DIFFERENT),
+        ("J Phys B", ["Journal of Physics A: Mathematical and Theoretical"], Agreement.DIFFERENT),
+        ("Neurobiol Aging", ["Neurobiology of Aging"], Agreement.SAME),
+        ("Comput Intell Neurosci", ["Computational Intelligence and Neuroscience"], Agreement.SAME),
+    ],
+)
+def test_medline_abbreviations(cited: str, names: list[str], agreement: Agreement) -> None:
+    assert compare_venues(cited, names).agreement is agreement

@@ -39,8 +39,8 @@ def _after_labels(spans: Sequence[Span], x: float) -> bool:
     """Whether what ends just left of `x` is mostly a list's labels ("20", "[3]", "Lüd01.")."""
     before = [s for s in spans if x - 12 < s.x1 <= x + 2]
     labels = sum(1 for s in before if _LABEL_ONLY.fullmatch(s.text.strip()))
-    # Two will do: a column holding the list's last two entries ("17", "18") has no more.
-    return len(before) >= 2 and labels * 2 > len(before)
+    # One will do: a column may hold only the list's last entry ("7") or two ("17", "18").
+    return bool(before) and labels * 2 > len(before)
 
 
 def _column_split(spans: Sequence[Span], low: float, high: float) -> float | None:
@@ -251,22 +251,30 @@ def _bands(spans: list[Span], low: float, high: float) -> list[tuple[int, Gutter
             common = frees[index]
             commons.append(common)
 
-    def spans_of(band: int, clear: list[int]) -> tuple[tuple[float, float], ...]:
+    def spans_of(band: int, clear: list[int], spans: list[Span]) -> tuple[tuple[float, float], ...]:
         # A gutter has text on both sides in many of the band's rows, not in one (a running
-        # head's page number far right of a one-column page's ragged lines).
+        # head's page number far right of a one-column page's ragged lines); a list's last
+        # column may hold only its last entry, three rows beside a full column.
         places = []
         enough = max(3, len(clear) // 4)
         for mask in sorted(gutters(band)):
             first = (mask & -mask).bit_length() - 1
             left = sum(1 for row in clear if ~row & full & ((1 << first) - 1))
             right = sum(1 for row in clear if (~row & full) >> mask.bit_length())
-            if left >= enough and right >= enough:
-                places.append((low + first * _STEP, low + mask.bit_length() * _STEP))
+            strip = (low + first * _STEP, low + mask.bit_length() * _STEP)
+            # Never the strip between a list's labels and its entries, however few the labels.
+            if (
+                min(left, right) >= 3
+                and max(left, right) >= enough
+                and not _after_labels(spans, strip[0])
+            ):
+                places.append(strip)
         return tuple(places)
 
     return [
-        (len(band), spans_of(common, clear), [span for row in band for span in row])
+        (len(band), spans_of(common, clear, spans), spans)
         for band, common, clear in zip(bands, commons, clears, strict=True)
+        for spans in [[span for row in band for span in row]]
     ]
 
 
