@@ -106,6 +106,23 @@ def _judged(claim: str, source: str) -> GroundingStatus:
             "Most of the city's cases came from Europe rather than Asia.",
             {GroundingStatus.UNSUPPORTED},
         ),
+        # A paraphrase's contrast says nothing against a source silent on what it sets aside,
+        # and a source that denies it says it in other words; one that states it contradicts.
+        (
+            "unyt implements its own unit algebra rather than relying on SymPy.",
+            "unyt implements its own unit algebra.",
+            NOT_ACCUSED,
+        ),
+        (
+            "The tool writes its output to a database rather than to files.",
+            "The tool writes its output to a database; files are not written.",
+            NOT_ACCUSED,
+        ),
+        (
+            "unyt implements its own unit algebra rather than relying on SymPy.",
+            "unyt implements its own unit algebra and relies on SymPy for symbols.",
+            {GroundingStatus.UNSUPPORTED},
+        ),
         # A source naming both groups says no direction of either.
         (
             "Vitamin D concentrations are higher in patients with positive PCR results.",

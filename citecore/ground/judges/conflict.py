@@ -182,14 +182,16 @@ def _one_sided_cue(slot: _Slot) -> tuple[str, str]:
         # Both deny, in other places or other words ("lack" against "were absent", "does not
         # support" against "no clinical data exist"): they may say it alike; no evidence
         # against the claim, and none for it.
-        if denies_anything(facing):
+        if denies_anything(facing) or CONTRAST.search(" ".join(facing)):
+            # ("rather than files" sets files aside as "files are not written" denies them)
             return "", f"{said}, where the other denies in other words"
         return said, ""
-    if CONTRAST.search(" ".join(facing)):
-        return "", ""
-    if cues_stated and not _states_what_is_set_aside(slot):
+    if CONTRAST.search(" ".join(facing)) or (cues_claimed and denies_anything(facing)):
+        return "", ""  # the other side sets something aside too, or denies it
+    if not _states_what_is_set_aside(slot, in_claim=bool(cues_claimed)):
         # "came from Europe rather than Asia" sets aside what a claim that never names Asia
-        # does not say.
+        # does not say; a paraphrase's "rather than B" says nothing against a source silent
+        # on B.
         return "", ""
     return said, ""
 
@@ -217,14 +219,19 @@ def _negates_the_opposite(slot: _Slot, in_claim: bool) -> bool:
     )
 
 
-def _states_what_is_set_aside(slot: _Slot) -> bool:
-    """Whether the claim states what the sentence's contrast sets aside ("rather than Asia"
+def _states_what_is_set_aside(slot: _Slot, in_claim: bool) -> bool:
+    """Whether the other side states what one side's contrast sets aside ("rather than Asia"
     against a claim of Asia)."""
-    roles = contrast_roles(" ".join(slot.sentence_words))
+    text, other = (
+        (slot.claim_words, slot.sentence_stems)
+        if in_claim
+        else (slot.sentence_words, slot.claim_stems)
+    )
+    roles = contrast_roles(" ".join(text))
     if roles is None:
         return True
     aside, stated = roles
-    return bool((aside - stated) & set(slot.claim_stems))
+    return bool((aside - stated) & set(other))
 
 
 def _word_replaced(slot: _Slot, entities: set[str], lexicon: Lexicon) -> str:
