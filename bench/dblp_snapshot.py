@@ -29,9 +29,11 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -200,6 +202,49 @@ def searches(snapshots: Path, records: int) -> None:
         snapshot.close()
 
 
+class _LoopProbe:
+    """Round trips from the client to the scheduler's event loop, every half second, for as
+    long as a screen runs: the longest is how long the scheduler (on the client's process in a
+    LocalCluster) could not answer — what Dask's comm and heartbeat timeouts are measured
+    against (#64)."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.trips: list[float] = []
+        self.failed = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.5):
+            started = time.perf_counter()
+            try:
+                self.client.run_on_scheduler(time.monotonic)
+            except Exception:  # a lost scheduler is what is being measured
+                self.failed += 1
+                continue
+            self.trips.append(time.perf_counter() - started)
+
+    def __enter__(self) -> _LoopProbe:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self) -> str:
+        """The longest round trip, the 99th percentile, and how many failed."""
+        trips = sorted(self.trips)
+        if not trips:
+            return f"scheduler round trips: none answered ({self.failed} failed)"
+        p99 = trips[min(len(trips) - 1, int(len(trips) * 0.99))]
+        return (
+            f"scheduler round trips (every 0.5 s, {len(trips)}): longest {trips[-1]:.2f} s, "
+            f"99th percentile {p99:.2f} s, {self.failed} failed"
+        )
+
+
 def screening(records: int, references: int, sample: int = 20) -> None:
     """A computer-science venue screened offline on 2 workers against DBLP + arXiv."""
     # start-up: Dask (the `screen` extra) only for this part; the others run without it.
@@ -211,10 +256,11 @@ def screening(records: int, references: int, sample: int = 20) -> None:
     options = resolve_options({"offline": True, "snapshot": str(snapshots)}, base={"strict": True})
     submissions = find_submissions(files)
     with tempfile.TemporaryDirectory() as out:
-        with cluster_client("", 2) as client:
+        with cluster_client("", 2) as client, _LoopProbe(client) as probe:
             started = time.perf_counter()
             outcome = screen(submissions, options, ScreenSettings(Path(out)), client)
             seconds = time.perf_counter() - started
+        print(f"  {probe.summary()}")
         print(
             f"screen {outcome.references:,} references ({len(files):,} submissions) on 2 workers "
             f"against DBLP + arXiv ({records:,} works): {seconds / 60:.1f} min, "
