@@ -74,12 +74,8 @@ class Copies:
         """The complete copies among `snapshot`'s files."""
         return cls(snapshot, snapshot.registry_copies() if snapshot is not None else {})
 
-    def stands_for(self, source: Source) -> bool:
-        """Whether a complete copy answers for `source` (for the works it holds, at least)."""
-        return source.value in self.held
-
     def title_search(
-        self, source: Source, reference: Reference, title: str = ""
+        self, source: Source, reference: Reference
     ) -> tuple[list[WorkRecord], Trail] | None:
         """`source`'s title search answered by its copy (the records, and the trail saying which
         copy answered), or None when the live registry must be asked: no copy, or the copy holds
@@ -87,7 +83,7 @@ class Copies:
         copy = self.held.get(source.value)
         if copy is None or self.snapshot is None:
             return None
-        title = title or reference.title
+        title = reference.title
         records = [r for r in self.search(title, _WIDE) if r.source is source][:_LIMIT]
         holds = any(compare_titles(title, r.title).same for r in records)
         if not holds and not _older(reference.year, copy):

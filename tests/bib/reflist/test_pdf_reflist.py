@@ -17,6 +17,7 @@ from citecore.bib.reflist.pdf_entries import pdf_entries
 from citecore.bib.reflist.pdf_lines import pdf_lines
 from citecore.bib.reflist.read import references_from_pdf
 from citecore.bib.reflist.text import join_lines
+from tests.pdf_text import wrap
 
 _FAMILIES = ["Andrews", "Lüdecke", "Zhang", "van der Walt", "Kruschke", "Nguyen", "Smith"]
 _WORDS = "bayesian model data analysis learning network climate protein survey method".split()
@@ -55,16 +56,8 @@ _SIZE = 9.0
 _LEADING = 11.0
 
 
-def _wrap(text: str, width: float, font: str = "helv") -> list[str]:
-    lines, current = [], ""
-    for word in text.split():
-        candidate = f"{current} {word}".strip()
-        if current and pymupdf.get_text_length(candidate, font, _SIZE) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = candidate
-    return [*lines, current]
+def _wrap(text: str, width: float) -> list[str]:
+    return wrap(text, width, _SIZE)
 
 
 @dataclass

@@ -20,6 +20,7 @@ import pytest
 
 from citecore.bib.reflist.pdf_entries import pdf_entries
 from citecore.bib.reflist.pdf_lines import pdf_lines
+from tests.pdf_text import wrap
 
 _FAMILIES = ["Andrews", "Lüdecke", "Zhang", "Kruschke", "Nguyen", "Smith", "Okafor", "Silva"]
 _WORDS = "bayesian model data analysis learning network climate protein survey method".split()
@@ -69,15 +70,7 @@ def page_layout(rng: random.Random) -> dict[str, Any]:
 
 
 def _wrap(text: str, width: float) -> list[str]:
-    lines, current = [], ""
-    for word in text.split():
-        candidate = f"{current} {word}".strip()
-        if current and pymupdf.get_text_length(candidate, "helv", _SIZE) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = candidate
-    return [*lines, current]
+    return wrap(text, width, _SIZE)
 
 
 @dataclass
