@@ -248,7 +248,8 @@ class _LoopProbe:
 def screening(records: int, references: int, sample: int = 20) -> None:
     """A computer-science venue screened offline on 2 workers against DBLP + arXiv."""
     # start-up: Dask (the `screen` extra) only for this part; the others run without it.
-    from citecore.screen.run import ScreenSettings, cluster_client, screen
+    from citecore.screen.cluster import cluster_client
+    from citecore.screen.run import ScreenSettings, screen
     from citecore.screen.submissions import find_submissions
 
     snapshots, files, labels = _venue(records, references)

@@ -35,7 +35,8 @@ from citecore.api.bibliography import verify_files
 from citecore.options import resolve_options
 from citecore.registries.snapshot import Snapshot
 from citecore.registries.snapshot_build import build_snapshot
-from citecore.screen.run import ScreenSettings, cluster_client, screen
+from citecore.screen.cluster import cluster_client
+from citecore.screen.run import ScreenSettings, screen
 from citecore.screen.shards import build_sharded_snapshot
 from citecore.screen.submissions import find_submissions
 from tests.synthetic_venue import record, write_dumps, write_submissions

@@ -61,7 +61,7 @@ def run_screen(args: argparse.Namespace) -> int:
     """Screen the submissions; print the totals; 0 when every submission was read (and, with
     `--fail-on`, none has a finding of those kinds), else 1."""
     try:  # start-up: dask.distributed, ~0.5 s to import: cluster runs only
-        from citecore.screen.run import ScreenSettings, cluster_client, screen
+        from citecore.screen.run import ScreenSettings, screen_venue
         from citecore.screen.submissions import find_submissions
     except ModuleNotFoundError as exc:
         raise CitecheckError(f"{exc.name} is needed here: pip install 'citecheck[screen]'") from exc
@@ -81,8 +81,7 @@ def run_screen(args: argparse.Namespace) -> int:
         if not options.quiet:
             print(f"citecheck: {message}", file=sys.stderr)
 
-    with cluster_client(scheduler, workers) as client:
-        outcome = screen(submissions, options, settings, client, progress)
+    outcome = screen_venue(submissions, options, settings, scheduler, workers, progress)
     totals = ", ".join(f"{value} {name}" for name, value in outcome.totals.items())
     print(f"citecheck: {args.output / 'summary.html'}: {totals}", file=sys.stderr)
     if outcome.totals.get("unread"):

@@ -126,7 +126,7 @@ def run_info(args: argparse.Namespace) -> int:
 
 def _build_shards(args: argparse.Namespace) -> SnapshotBuild:
     try:  # start-up: dask.distributed, ~0.5 s to import: cluster runs only
-        from citecore.screen.run import cluster_client
+        from citecore.screen.cluster import cluster_client
         from citecore.screen.shards import build_sharded_snapshot
     except ModuleNotFoundError as exc:
         raise CitecheckError(f"{exc.name} is needed here: pip install 'citecheck[screen]'") from exc

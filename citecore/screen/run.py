@@ -9,16 +9,19 @@
 3. Each submission is checked with its verdicts (`tasks.report_submission`, next to its
    reading) and its reports come back to be written, with its row of the venue's table.
 
-Verdicts and written reports are recorded as they come (`state.ScreenState`): with `resume`, a
-killed run starts again where it stopped. Tasks are retried when a worker is lost.
+Each phase sends its tasks a window at a time and takes their results as they finish
+(`streams.streamed`). Verdicts and written reports are recorded as they come
+(`state.ScreenState`): with `resume`, a killed run starts again where it stopped, and
+`screen_venue` does so by itself when the scheduler is lost. Tasks are retried when a worker is
+lost (a nanny starts it again).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,11 +29,14 @@ from citecore.errors import CitecheckError
 from citecore.files import write_atomically
 from citecore.model import Outage, Reference, ReferenceResult
 from citecore.options import Options
+from citecore.screen.cluster import cluster_client
 from citecore.screen.gate import ClusterRate, RateBookPlugin
 from citecore.screen.state import ScreenState, submission_stamp
+from citecore.screen.streams import scheduler_lost, streamed
 from citecore.screen.submissions import Submission
 from citecore.screen.summary import summary_csv, summary_html, summary_json, totals_of
 from citecore.screen.tasks import (
+    Keyed,
     SubmissionReport,
     keyed_references,
     read_submissions,
@@ -39,12 +45,14 @@ from citecore.screen.tasks import (
 )
 
 if TYPE_CHECKING:
-    from distributed import Client
+    from distributed import Client, Future
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 # Retries of a task whose worker died (results are idempotent: a rerun answers from the cache).
 _RETRIES = 3
+# Clusters a run may start: a scheduler lost that often is a fault of the machine, not chance.
+_ATTEMPTS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,38 +77,6 @@ class ScreenOutcome:
     references: int = 0  # references read, every submission's counted
     distinct: int = 0  # of them, distinct references (the same entry cited alike)
     works: int = 0  # distinct works they name
-
-
-@contextmanager
-def cluster_client(scheduler: str = "", workers: int = 2) -> Iterator[Client]:
-    """A client of the scheduler at `scheduler`, else of a LocalCluster of `workers`
-    single-threaded worker processes, closed afterwards."""
-    # start-up: Dask (~0.5 s) only to screen; this module's records are read without it
-    from distributed import Client, LocalCluster
-
-    # The scheduler and the client log each connection at INFO, and shutdown races with a
-    # traceback: a run's own progress and errors are what the user reads.
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
-    if scheduler:
-        with Client(scheduler) as client:
-            yield client
-        return
-    with (
-        LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            # No dashboard, and the scheduler's own HTTP routes on a free port: its default,
-            # 8787, is taken on a machine where another cluster (or another run) is up.
-            dashboard_address=":0",
-            scheduler_kwargs={"dashboard": False},
-            # A worker that outlives the scheduler at shutdown logs its failed heartbeat with
-            # a traceback: noise to the user, whose run has finished.
-            silence_logs=logging.CRITICAL,
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        yield client
 
 
 def screen(
@@ -137,6 +113,42 @@ def screen(
     return outcome
 
 
+def screen_venue(
+    submissions: Sequence[Submission],
+    options: Options,
+    settings: ScreenSettings,
+    scheduler: str = "",
+    workers: int = 2,
+    progress: Callable[[str], None] = lambda _: None,
+) -> ScreenOutcome:
+    """`screen` on the scheduler at `scheduler`, else on a local cluster of `workers` started
+    here. A lost scheduler is survived: the run starts its cluster again (or reconnects to
+    `scheduler`) and resumes from what it saved, saying so in one line; no verdict or report
+    already made is made again. Dask's logs go to `<out>/.citecheck-logs/`."""
+    attempt, number = settings, 1
+    while True:
+        with cluster_client(scheduler, workers, settings.out / ".citecheck-logs") as client:
+            try:
+                return screen(submissions, options, attempt, client, progress)
+            except Exception as exc:
+                if not scheduler_lost(client, exc):
+                    raise
+                lost = exc
+        saved = ScreenState(settings.out, resume=True)
+        done = f"{len(saved.verdicts())} verdicts and {len(saved.reported())} reports saved"
+        if number == _ATTEMPTS:
+            raise CitecheckError(
+                f"lost the Dask scheduler {number} times ({done}): see "
+                f"{settings.out / '.citecheck-logs'}; run again with --resume"
+            ) from lost
+        where = f"reconnecting to {scheduler}" if scheduler else "starting the cluster again"
+        progress(
+            f"lost the Dask scheduler; {done}: {where} and resuming "
+            f"(attempt {number + 1} of {_ATTEMPTS})"
+        )
+        attempt, number = replace(settings, resume=True), number + 1
+
+
 @dataclass
 class _Cited:
     """What the reading stage leaves: the submissions read, in groups, and each group's
@@ -168,13 +180,22 @@ def _read(
 ) -> _Cited:
     """Read every submission on the cluster; bring their references back, keyed and counted."""
     groups = _batches(todo, settings.submissions_per_task, client)
-    # pure=False: a task's key is then drawn, not hashed from its arguments (Dask's hashing of
-    # a venue's references and verdicts took a third of the client's time).
-    readings = client.map(read_submissions, groups, options=options, retries=_RETRIES, pure=False)
-    keyed = client.map(keyed_references, readings, retries=_RETRIES, pure=False)
+    readings: list[Any] = []
+
+    def read(group: list[Submission]) -> Callable[[], Future[Any]]:
+        def submit() -> Future[Any]:
+            # pure=False: a task's key is then drawn, not hashed from its arguments (Dask's
+            # hashing of a venue's references and verdicts took a third of the client's time).
+            reading = client.submit(read_submissions, group, options, retries=_RETRIES, pure=False)
+            readings.append(reading)  # kept on the cluster until the group is reported
+            return client.submit(keyed_references, reading, retries=_RETRIES, pure=False)
+
+        return submit
+
+    keyed: dict[int, list[list[Keyed]]] = dict(streamed(client, map(read, groups)))
     cited = _Cited(todo, groups, readings, [])
-    for group in client.gather(keyed):  # in the submissions' order: the same batches each run
-        for references in group:
+    for index in range(len(groups)):  # in the submissions' order: the same batches each run
+        for references in keyed.pop(index):
             cited.keys.append([content for content, _, _ in references])
             for content, work, reference in references:
                 cited.contents[content] = reference
@@ -197,26 +218,27 @@ def _verify(
     """Verify the works in batches on the cluster, every worker booking its requests in the
     scheduler's rate book; add the verdicts to `verdicts` and the state as batches finish;
     return what the registries left unchecked."""
-    from distributed import as_completed  # start-up: as in cluster_client
-
     try:
         client.register_plugin(RateBookPlugin())
     except Exception as exc:  # the scheduler's own environment: its error, told plainly
+        if scheduler_lost(client, exc):
+            raise
         raise CitecheckError(
             f"the Dask scheduler cannot keep citecheck's rate book ({type(exc).__name__}: "
             f"{exc}): install citecheck in the scheduler's environment too"
         ) from exc
     rate = ClusterRate()
     batches = _batches(works, settings.works_per_task, client)
-    # One graph per batch: a venue's references in one graph would be hundreds of MB, and
-    # scattered data would die with its worker (a task's own data is sent again).
-    verifying = [
-        client.submit(verify_works, batch, options, rate, retries=_RETRIES, pure=False)
-        for batch in batches
-    ]
+
+    def verify(batch: list[list[Reference]]) -> Callable[[], Future[Any]]:
+        # One task per batch, its works in its own graph: a venue's references in one graph
+        # would be hundreds of MB, and scattered data would die with its worker.
+        return lambda: client.submit(
+            verify_works, batch, options, rate, retries=_RETRIES, pure=False
+        )
+
     outage: Outage | None = None
-    for done, future in enumerate(as_completed(verifying), 1):
-        found, batch_outage = future.result()
+    for done, (_, (found, batch_outage)) in enumerate(streamed(client, map(verify, batches)), 1):
         # What an outage left unchecked is not saved: a resumed run asks again.
         missed = set(batch_outage.unchecked) if batch_outage is not None else set()
         state.save_verdicts({c: r for c, r in found.items() if c not in missed})
@@ -240,38 +262,35 @@ def _report(
 ) -> dict[str, dict[str, Any]]:
     """Check every submission read with its verdicts, next to its reading; write its reports
     as they come; return each one's row of the venue table."""
-    from distributed import as_completed  # start-up: as in cluster_client
+    starts = list(accumulate((len(group) for group in cited.groups), initial=0))
 
-    reporting = []
-    first = 0  # the group's first submission among cited.submissions (groups keep their order)
-    for group, readings in zip(cited.groups, cited.readings, strict=True):
-        keys_of = cited.keys[first : first + len(group)]
-        first += len(group)
-        reporting.append(
-            client.submit(
-                report_submissions,
-                readings,
-                [{c: verdicts[c] for c in keys if c in verdicts} for keys in keys_of],
-                outage,
-                options,
-                [f"{submission.id}/REVIEW-CITES.md" for submission in group],
-                retries=_RETRIES,
-                pure=False,
-            )
+    def report(index: int) -> Callable[[], Future[Any]]:
+        group, keys_of = cited.groups[index], cited.keys[starts[index] : starts[index + 1]]
+        return lambda: client.submit(
+            report_submissions,
+            cited.readings[index],
+            [{c: verdicts[c] for c in keys if c in verdicts} for keys in keys_of],
+            outage,
+            options,
+            [f"{submission.id}/REVIEW-CITES.md" for submission in group],
+            retries=_RETRIES,
+            pure=False,
         )
+
     unchecked = set(outage.unchecked) if outage is not None else set()
     incomplete = {
         s.id for s, keys in zip(cited.submissions, cited.keys, strict=True) if unchecked & set(keys)
     }
     rows = {}
     done = 0
-    for future in as_completed(reporting):
-        reports: list[SubmissionReport] = future.result()
-        for report in reports:
-            _write_reports(out, report)
-            if report.submission_id not in incomplete:  # else a resumed run reports it again
-                state.save_report(report.submission_id, stamps[report.submission_id], report.row)
-            rows[report.submission_id] = report.row
+    for index, reports in streamed(client, map(report, range(len(cited.groups)))):
+        cited.readings[index] = None  # reported: its reading may leave the cluster
+        for submission_report in reports:
+            _write_reports(out, submission_report)
+            identifier = submission_report.submission_id
+            if identifier not in incomplete:  # else a resumed run reports it again
+                state.save_report(identifier, stamps[identifier], submission_report.row)
+            rows[identifier] = submission_report.row
         done += len(reports)
         progress(f"reported {done}/{len(cited.submissions)} submissions")
     return rows

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import random
 import re
 import signal
 import subprocess
@@ -27,67 +26,15 @@ from citecore.errors import InputError
 from citecore.model import Source
 from citecore.options import resolve_options
 from citecore.registries.settings import rate_variables
+from citecore.screen.cluster import cluster_client
 from citecore.screen.gate import RateBook
-from citecore.screen.run import ScreenSettings, cluster_client, screen
+from citecore.screen.run import ScreenSettings, screen
 from citecore.screen.submissions import find_submissions, read_manifest
 from tests.emulator import RegistryEmulator
 from tests.hallmark import _entries
 from tests.kill_resume import run_environment
+from tests.screen.venue import CITECHECK_ENTRY, citecheck_run, report_verdicts, write_venue
 from tests.world import World
-
-_ENTRY = "import sys; from citecore.cli import main; sys.exit(main())"
-
-
-def _citecheck(
-    args: list[str], environment: dict[str, str], timeout: float = 300
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", _ENTRY, *args],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
-def _venue(folder: Path, papers: int, per_paper: int, seed: int = 1) -> Path:
-    """Submissions citing overlapping draws from the labelled HALLMARK references (real and
-    fabricated ones), as .bib files, one Markdown document citing a few of them, and a
-    LaTeX project."""
-    entries = _entries(60)
-    rng = random.Random(seed)
-    submissions = folder / "submissions"
-    submissions.mkdir(parents=True)
-    for n in range(papers):
-        (submissions / f"paper{n}.bib").write_text(
-            "\n".join(rng.sample(entries, per_paper)), encoding="utf-8"
-        )
-    document = submissions / "essay"
-    document.mkdir()
-    (document / "refs.bib").write_text("\n".join(entries[:6]), encoding="utf-8")
-    keys = [e.split("{", 1)[1].split(",", 1)[0] for e in entries[:4]]
-    (document / "essay.md").write_text(
-        "---\nbibliography: refs.bib\n---\n\n"
-        + "\n\n".join(f"A claim [@{k}]." for k in keys)
-        + "\n",
-        encoding="utf-8",
-    )
-    project = submissions / "thesis"
-    project.mkdir()
-    (project / "refs.bib").write_text("\n".join(entries[4:10]), encoding="utf-8")
-    latex_keys = ",".join(e.split("{", 1)[1].split(",", 1)[0] for e in entries[4:7])
-    (project / "main.tex").write_text(
-        "\\documentclass{article}\n\\begin{document}\nAs shown \\cite{"
-        + latex_keys
-        + "}.\n\\bibliographystyle{plain}\n\\bibliography{refs}\n\\end{document}\n",
-        encoding="utf-8",
-    )
-    return submissions
-
-
-def _verdicts(report: Path) -> dict[str, str]:
-    data = json.loads(report.read_text(encoding="utf-8"))
-    return {r["key"]: r["verdict"] for r in data["references"]}
 
 
 @pytest.fixture
@@ -99,39 +46,41 @@ def world() -> Iterator[RegistryEmulator]:
 def test_screen_gives_the_verdicts_of_the_single_machine_commands(
     world: RegistryEmulator, tmp_path: Path
 ) -> None:
-    submissions = _venue(tmp_path, papers=5, per_paper=15)
+    submissions = write_venue(tmp_path, papers=5, per_paper=15)
     environment = run_environment(world, tmp_path / "cache")
     out = tmp_path / "out"
-    run = _citecheck(["screen", str(submissions), "-o", str(out), "--workers", "2"], environment)
+    run = citecheck_run(["screen", str(submissions), "-o", str(out), "--workers", "2"], environment)
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
     exits = {}
     for n in range(5):
         single = tmp_path / f"single{n}.json"
-        verify = _citecheck(
+        verify = citecheck_run(
             ["verify", str(submissions / f"paper{n}.bib"), "-o", str(single)], environment
         )
         assert verify.returncode in (0, 1), verify.stderr
         exits[f"paper{n}"] = verify.returncode
-        assert _verdicts(out / f"paper{n}" / "report.json") == _verdicts(single)
+        assert report_verdicts(out / f"paper{n}" / "report.json") == report_verdicts(single)
     essay = tmp_path / "essay.json"
-    _citecheck(["check", str(submissions / "essay" / "essay.md"), "-o", str(essay)], environment)
-    assert _verdicts(out / "essay" / "report.json") == _verdicts(essay)
+    citecheck_run(["check", str(submissions / "essay" / "essay.md"), "-o", str(essay)], environment)
+    assert report_verdicts(out / "essay" / "report.json") == report_verdicts(essay)
     thesis = tmp_path / "thesis.json"
-    _citecheck(["latex", str(submissions / "thesis" / "main.tex"), "-o", str(thesis)], environment)
-    assert _verdicts(out / "thesis" / "report.json") == _verdicts(thesis)
+    citecheck_run(
+        ["latex", str(submissions / "thesis" / "main.tex"), "-o", str(thesis)], environment
+    )
+    assert report_verdicts(out / "thesis" / "report.json") == report_verdicts(thesis)
     assert (out / "paper0" / "REVIEW-CITES.md").read_text(encoding="utf-8").startswith("#")
 
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     rows = {row["submission"]: row for row in summary["submissions"]}
     assert set(rows) == {"paper0", "paper1", "paper2", "paper3", "paper4", "essay", "thesis"}
-    paper0 = Counter(_verdicts(out / "paper0" / "report.json").values())
+    paper0 = Counter(report_verdicts(out / "paper0" / "report.json").values())
     assert rows["paper0"]["references"] == 15
     assert rows["paper0"]["not_found"] == paper0["not_found"]
     assert rows["paper0"]["verified"] == paper0["verified"]
     assert rows["essay"]["references"] == 6  # every entry of its bibliography is reported
     assert {k: rows[k]["exit_status"] for k in exits} == exits  # as `verify` exits
-    failing = _citecheck(
+    failing = citecheck_run(
         ["screen", str(submissions), "-o", str(out), "--fail-on", "not_found"], environment
     )
     assert failing.returncode == (1 if any(r["not_found"] for r in rows.values()) else 0)
@@ -153,7 +102,7 @@ def test_a_work_cited_by_every_submission_is_fetched_once(
     for n in range(6):
         (submissions / f"p{n}.bib").write_text(shared.replace("vaswani", f"key{n}"))
     environment = run_environment(world, tmp_path / "cache")
-    run = _citecheck(["screen", str(submissions), "-o", str(tmp_path / "out")], environment)
+    run = citecheck_run(["screen", str(submissions), "-o", str(tmp_path / "out")], environment)
     assert run.returncode == 0, run.stderr
     assert "6 references: 6 distinct, naming 1 works" in run.stderr
     asked = Counter(key for _, key in world.log)
@@ -161,13 +110,13 @@ def test_a_work_cited_by_every_submission_is_fetched_once(
 
 
 def test_one_rate_holds_for_the_whole_cluster(world: RegistryEmulator, tmp_path: Path) -> None:
-    submissions = _venue(tmp_path, papers=4, per_paper=12, seed=3)
+    submissions = write_venue(tmp_path, papers=4, per_paper=12, seed=3)
     environment = run_environment(world, tmp_path / "cache")
     rate = 4.0  # slow enough that the rate, not the work, sets the pace
     for source in Source:
         variable, _ = rate_variables(source)
         environment[variable] = str(rate)
-    run = _citecheck(
+    run = citecheck_run(
         ["screen", str(submissions), "-o", str(tmp_path / "out"), "--workers", "2"], environment
     )
     assert run.returncode == 0, run.stderr
@@ -193,12 +142,12 @@ def test_rate_book_spaces_every_booking_of_a_source() -> None:
 
 
 def test_a_killed_run_resumes_where_it_stopped(world: RegistryEmulator, tmp_path: Path) -> None:
-    submissions = _venue(tmp_path, papers=6, per_paper=20, seed=5)
+    submissions = write_venue(tmp_path, papers=6, per_paper=20, seed=5)
     environment = run_environment(world, tmp_path / "cache")
     out = tmp_path / "out"
     # A first run killed once verdicts are being written.
     first = subprocess.Popen(
-        [sys.executable, "-c", _ENTRY, "screen", str(submissions), "-o", str(out)],
+        [sys.executable, "-c", CITECHECK_ENTRY, "screen", str(submissions), "-o", str(out)],
         env=environment,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -216,17 +165,17 @@ def test_a_killed_run_resumes_where_it_stopped(world: RegistryEmulator, tmp_path
         os.killpg(first.pid, signal.SIGKILL)
     first.communicate(timeout=60)
     asked_before = len(world.log)
-    resumed = _citecheck(["screen", str(submissions), "-o", str(out), "--resume"], environment)
+    resumed = citecheck_run(["screen", str(submissions), "-o", str(out), "--resume"], environment)
     assert resumed.returncode == 0, resumed.stderr
     if killed:  # what the first run had judged is not judged again
         saved = re.search(r"(\d+) verdicts resumed", resumed.stderr)
         assert saved and int(saved.group(1)) > 0, resumed.stderr
     clean = tmp_path / "clean"
-    again = _citecheck(["screen", str(submissions), "-o", str(clean)], environment)
+    again = citecheck_run(["screen", str(submissions), "-o", str(clean)], environment)
     assert again.returncode == 0, again.stderr
     for n in range(6):
         report = Path(f"paper{n}") / "report.json"
-        assert _verdicts(out / report) == _verdicts(clean / report)
+        assert report_verdicts(out / report) == report_verdicts(clean / report)
     assert (
         json.loads((out / "summary.json").read_text())["totals"]
         == json.loads((clean / "summary.json").read_text())["totals"]
@@ -248,7 +197,7 @@ def test_unreadable_submissions_are_rows_not_the_end_of_the_run(
     (submissions / "empty").mkdir()  # a submission folder with nothing in it: a row
     environment = run_environment(world, tmp_path / "cache")
     out = tmp_path / "out"
-    run = _citecheck(["screen", str(submissions), "-o", str(out)], environment)
+    run = citecheck_run(["screen", str(submissions), "-o", str(out)], environment)
     assert run.returncode == 1, run.stderr  # some submissions could not be read
     assert "Traceback" not in run.stderr
     rows = {
@@ -278,7 +227,7 @@ def test_screen_usage_errors_are_one_line(
 def test_a_worker_lost_mid_run_changes_no_verdict(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    submissions = _venue(tmp_path, papers=4, per_paper=15, seed=7)
+    submissions = write_venue(tmp_path, papers=4, per_paper=15, seed=7)
     with RegistryEmulator(strict=False, world=World.load()) as emulator:
         for name, value in run_environment(emulator, tmp_path / "cache").items():
             monkeypatch.setenv(name, value)
@@ -307,30 +256,30 @@ def test_a_worker_lost_mid_run_changes_no_verdict(
     assert outcome.totals == again.totals
     for submission in found:
         report = Path(submission.id) / "report.json"
-        assert _verdicts(tmp_path / "out" / report) == _verdicts(clean / report)
+        assert report_verdicts(tmp_path / "out" / report) == report_verdicts(clean / report)
 
 
 def test_what_an_outage_left_unchecked_is_asked_again_on_resume(
     world: RegistryEmulator, tmp_path: Path
 ) -> None:
-    submissions = _venue(tmp_path, papers=3, per_paper=10, seed=11)
+    submissions = write_venue(tmp_path, papers=3, per_paper=10, seed=11)
     environment = run_environment(world, tmp_path / "cache")
     out = tmp_path / "out"
     # The first run has no network: every registry refuses the connection.
     offline = {k: "http://127.0.0.1:1" if k.endswith("_URL") else v for k, v in environment.items()}
-    failed = _citecheck(["screen", str(submissions), "-o", str(out)], offline)
+    failed = citecheck_run(["screen", str(submissions), "-o", str(out)], offline)
     assert failed.returncode == 0, failed.stderr
-    first = _verdicts(out / "paper0" / "report.json")
+    first = report_verdicts(out / "paper0" / "report.json")
     assert set(first.values()) <= {"error", "unverifiable"}, first
-    resumed = _citecheck(["screen", str(submissions), "-o", str(out), "--resume"], environment)
+    resumed = citecheck_run(["screen", str(submissions), "-o", str(out), "--resume"], environment)
     assert resumed.returncode == 0, resumed.stderr
     assert "0 already reported" in resumed.stderr  # no report of the outage was kept
     clean = tmp_path / "clean"
-    _citecheck(["screen", str(submissions), "-o", str(clean)], environment)
+    citecheck_run(["screen", str(submissions), "-o", str(clean)], environment)
     for n in range(3):
         report = Path(f"paper{n}") / "report.json"
-        assert _verdicts(out / report) == _verdicts(clean / report)
-        assert "error" not in _verdicts(out / report).values()
+        assert report_verdicts(out / report) == report_verdicts(clean / report)
+        assert "error" not in report_verdicts(out / report).values()
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))

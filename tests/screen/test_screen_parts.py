@@ -430,7 +430,7 @@ def test_a_local_cluster_starts_where_another_holds_the_dashboards_port() -> Non
     import socket
     import warnings
 
-    from citecore.screen.run import cluster_client
+    from citecore.screen.cluster import cluster_client
 
     holder = socket.socket()
     try:

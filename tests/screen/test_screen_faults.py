@@ -1,0 +1,198 @@
+"""A screen survives the faults of a long run (#64): its scheduler killed mid-run, its client's
+event loop stalled, a worker of an external cluster killed and started again. Each run ends with
+the verdicts and venue table of an uninterrupted run, and the user reads one line, no
+traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from citecore.options import resolve_options
+from citecore.screen import cluster
+from citecore.screen.run import ScreenSettings, screen_venue
+from citecore.screen.submissions import find_submissions
+from tests.emulator import RegistryEmulator
+from tests.kill_resume import run_environment
+from tests.screen.venue import CITECHECK_ENTRY, citecheck_run, report_verdicts, write_venue
+from tests.world import World
+
+
+@pytest.fixture
+def world() -> Iterator[RegistryEmulator]:
+    with RegistryEmulator(strict=False, world=World.load()) as emulator:
+        yield emulator
+
+
+def _outcome(out: Path) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
+    """Every submission's verdicts and the venue's totals, as a run wrote them."""
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    verdicts = {
+        row["submission"]: report_verdicts(out / row["submission"] / "report.json")
+        for row in summary["submissions"]
+    }
+    return verdicts, summary["totals"]
+
+
+def _once_midway(world: RegistryEmulator, requests: int, act: Callable[[], None]) -> list[bool]:
+    """Make the emulator run `act` once, when `requests` more requests have come in; the list
+    it returns holds True once it has."""
+    done: list[bool] = []
+    lock = threading.Lock()  # the emulator answers requests on many threads
+    start = len(world.log)
+
+    def fault(route: str) -> None:
+        with lock:
+            if not done and len(world.log) - start >= requests:
+                done.append(True)
+                act()
+
+    world.faults = fault
+    return done
+
+
+def _process_named(root: int, module: str) -> int:
+    """The pid of the process under `root` running `python -m module`."""
+    for process in psutil.Process(root).children(recursive=True):
+        if module in " ".join(process.cmdline()):
+            return int(process.pid)
+    raise AssertionError(f"no {module} under {root}")
+
+
+def _clean_run(world: RegistryEmulator, submissions: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "clean"
+    run = citecheck_run(
+        ["screen", str(submissions), "-o", str(out)], run_environment(world, tmp_path / "c0")
+    )
+    assert run.returncode == 0, run.stderr
+    return out
+
+
+def test_a_screen_whose_scheduler_is_killed_resumes_to_the_same_verdicts(
+    world: RegistryEmulator, tmp_path: Path
+) -> None:
+    submissions = write_venue(tmp_path, papers=6, per_paper=15, seed=3)
+    clean = _clean_run(world, submissions, tmp_path)
+    asked = len(world.log)
+    out = tmp_path / "out"
+    run = subprocess.Popen(
+        [sys.executable, "-c", CITECHECK_ENTRY, "screen", str(submissions), "-o", str(out)],
+        env=run_environment(world, tmp_path / "c1"),  # a cold cache: the run asks again
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    killed = _once_midway(
+        world,
+        asked // 2,
+        lambda: os.kill(_process_named(run.pid, "distributed.cli.dask_scheduler"), 9),
+    )
+    _, stderr = run.communicate(timeout=300)
+    assert killed, "the scheduler was not killed mid-run"
+    assert run.returncode == 0, stderr
+    assert "Traceback" not in stderr
+    told = [line for line in stderr.splitlines() if "lost the Dask scheduler" in line]
+    assert len(told) == 1, stderr
+    assert "starting the cluster again and resuming" in told[0]
+    assert _outcome(out) == _outcome(clean)
+    assert not psutil.Process().children(recursive=True)  # the run left no cluster behind
+
+
+def test_a_stalled_client_loop_loses_no_verdict(
+    world: RegistryEmulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client's event loop held longer than the connect timeout (shortened here) while the
+    workers go on: the scheduler has a loop of its own, so the run goes on when the client's
+    comes back."""
+    from distributed import default_client
+
+    submissions = write_venue(tmp_path, papers=4, per_paper=15, seed=5)
+    clean = _clean_run(world, submissions, tmp_path)
+    asked = len(world.log)
+    for name, value in run_environment(world, tmp_path / "c1").items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("CITECHECK_OFFLINE", raising=False)
+    shorter = {"distributed.comm.timeouts.connect": "3s", "distributed.comm.timeouts.tcp": "12s"}
+    monkeypatch.setattr(cluster, "DASK_SETTINGS", {**cluster.DASK_SETTINGS, **shorter})
+    stalls: list[float] = []
+
+    def hold_the_loop() -> None:
+        stalls.append(time.monotonic())
+        time.sleep(15)
+
+    def stall_the_client() -> None:
+        client = default_client()  # type: ignore[no-untyped-call]
+        client.loop.add_callback(hold_the_loop)
+
+    stalled = _once_midway(world, asked // 3, stall_the_client)
+    said: list[str] = []
+    options = resolve_options({}, base={"strict": True})
+    out = tmp_path / "out"
+    screen_venue(find_submissions([submissions]), options, ScreenSettings(out), "", 2, said.append)
+    assert stalled
+    assert time.monotonic() - stalls[0] > 15  # the loop was held while the run went on
+    assert not [line for line in said if "lost" in line]  # nor was the scheduler lost
+    assert _outcome(out) == _outcome(clean)
+
+
+def test_an_external_scheduler_survives_a_restarted_worker(
+    world: RegistryEmulator, tmp_path: Path
+) -> None:
+    submissions = write_venue(tmp_path, papers=5, per_paper=15, seed=9)
+    clean = _clean_run(world, submissions, tmp_path)
+    asked = len(world.log)
+    environment = run_environment(world, tmp_path / "c1")
+    address_file = tmp_path / "scheduler.json"
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*arguments: str) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", *arguments],
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        started.append(process)
+        return process
+
+    def worker() -> subprocess.Popen[bytes]:
+        return start("distributed.cli.dask_worker", "--scheduler-file", str(address_file),
+                     "--no-nanny", "--nthreads", "1", "--no-dashboard")  # fmt: skip
+
+    try:
+        start("distributed.cli.dask_scheduler", "--port", "0", "--no-dashboard",
+              "--scheduler-file", str(address_file))  # fmt: skip
+        for _ in range(100):
+            if address_file.exists():
+                break
+            time.sleep(0.1)
+        first, _ = worker(), worker()
+        address = json.loads(address_file.read_text(encoding="utf-8"))["address"]
+
+        def restart_a_worker() -> None:
+            os.kill(first.pid, signal.SIGKILL)
+            worker()
+
+        restarted = _once_midway(world, asked // 2, restart_a_worker)
+        out = tmp_path / "out"
+        run = citecheck_run(
+            ["screen", str(submissions), "-o", str(out), "--scheduler", address], environment
+        )
+        assert restarted
+        assert run.returncode == 0, run.stderr
+        assert "Traceback" not in run.stderr
+        assert _outcome(out) == _outcome(clean)
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()
