@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -202,86 +204,113 @@ def searches(snapshots: Path, records: int) -> None:
         snapshot.close()
 
 
-class _LoopProbe:
-    """Round trips from the client to the scheduler's event loop, every half second, for as
-    long as a screen runs: the longest is how long the scheduler (on the client's process in a
-    LocalCluster) could not answer — what Dask's comm and heartbeat timeouts are measured
-    against (#64)."""
-
-    def __init__(self, client: Any) -> None:
-        self.client = client
-        self.trips: list[float] = []
-        self.failed = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.wait(0.5):
-            started = time.perf_counter()
-            try:
-                self.client.run_on_scheduler(time.monotonic)
-            except Exception:  # a lost scheduler is what is being measured
-                self.failed += 1
-                continue
-            self.trips.append(time.perf_counter() - started)
-
-    def __enter__(self) -> _LoopProbe:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def summary(self) -> str:
-        """The longest round trip, the 99th percentile, and how many failed."""
-        trips = sorted(self.trips)
-        if not trips:
-            return f"scheduler round trips: none answered ({self.failed} failed)"
-        p99 = trips[min(len(trips) - 1, int(len(trips) * 0.99))]
-        return (
-            f"scheduler round trips (every 0.5 s, {len(trips)}): longest {trips[-1]:.2f} s, "
-            f"99th percentile {p99:.2f} s, {self.failed} failed"
-        )
+# Every stall of a Dask server's event loop above this is logged by the server itself
+# (`distributed.admin.tick`); the bench reads the longest from the run's logs.
+_TICK_LIMIT = "500ms"
+_STALL = re.compile(r"unresponsive in (\w+) for ([\d.]+)s")
 
 
-def screening(records: int, references: int, sample: int = 20) -> None:
-    """A computer-science venue screened offline on 2 workers against DBLP + arXiv."""
+def _stalls(logs: Path) -> str:
+    """The longest event-loop stall each kind of Dask server logged during a run."""
+    longest: dict[str, float] = {}
+    for log in logs.glob("*.log"):
+        for found in _STALL.finditer(log.read_text(encoding="utf-8", errors="replace")):
+            longest[found[1]] = max(longest.get(found[1], 0.0), float(found[2]))
+    said = ", ".join(f"{server} {seconds:.1f} s" for server, seconds in sorted(longest.items()))
+    return f"longest event-loop stalls (Dask's own, above {_TICK_LIMIT}): {said or 'none'}"
+
+
+def _killer(after: float) -> threading.Timer:
+    """A timer that kills this process's Dask scheduler with SIGKILL `after` seconds on."""
+    import psutil
+
+    def kill() -> None:
+        for process in psutil.Process().children(recursive=True):
+            if "dask_scheduler" in " ".join(process.cmdline()):
+                process.kill()
+                print(f"  killed the scheduler (pid {process.pid}) after {after:.0f} s")
+
+    return threading.Timer(after, kill)
+
+
+def _screen_once(
+    submissions: list[Any], options: Any, out: Path, kill_after: float
+) -> tuple[Any, float, list[str]]:
+    """One screen into `out` (the scheduler killed `kill_after` seconds in, when above 0):
+    its outcome, its seconds and the lines it told the user about lost schedulers."""
+    from citecore.screen.run import ScreenSettings, screen_venue
+
+    told: list[str] = []
+    killer = _killer(kill_after) if kill_after > 0 else None
+    started = time.perf_counter()
+    if killer:
+        killer.start()
+    try:
+        outcome = screen_venue(
+            submissions, options, ScreenSettings(out), "", 2,
+            lambda line: told.append(line) if "lost" in line else None,
+        )  # fmt: skip
+    finally:
+        if killer:
+            killer.cancel()
+    return outcome, time.perf_counter() - started, told
+
+
+def _verdicts(out: Path, submissions: list[Any]) -> dict[str, dict[str, str]]:
+    reports = {s.id: json.loads((out / s.id / "report.json").read_text()) for s in submissions}
+    return {
+        sid: {r["key"]: r["verdict"] for r in report["references"]}
+        for sid, report in reports.items()
+    }
+
+
+def screening(
+    records: int, references: int, runs: int = 1, kill_after: float = 0.0, sample: int = 20
+) -> None:
+    """A computer-science venue screened offline on 2 workers against DBLP + arXiv, `runs`
+    times in a row; then, with `kill_after`, once more with its scheduler killed mid-run."""
     # start-up: Dask (the `screen` extra) only for this part; the others run without it.
-    from citecore.screen.cluster import cluster_client
-    from citecore.screen.run import ScreenSettings, screen
     from citecore.screen.submissions import find_submissions
 
+    os.environ["DASK_DISTRIBUTED__ADMIN__TICK__LIMIT"] = _TICK_LIMIT
     snapshots, files, labels = _venue(records, references)
     searches(snapshots, records)
     options = resolve_options({"offline": True, "snapshot": str(snapshots)}, base={"strict": True})
     submissions = find_submissions(files)
-    with tempfile.TemporaryDirectory() as out:
-        with cluster_client("", 2) as client, _LoopProbe(client) as probe:
-            started = time.perf_counter()
-            outcome = screen(submissions, options, ScreenSettings(Path(out)), client)
-            seconds = time.perf_counter() - started
-        print(f"  {probe.summary()}")
-        print(
-            f"screen {outcome.references:,} references ({len(files):,} submissions) on 2 workers "
-            f"against DBLP + arXiv ({records:,} works): {seconds / 60:.1f} min, "
-            f"{outcome.references / seconds:,.0f} references/s"
-        )
-        said: dict[str, Counter[str]] = {}
-        reports = {
-            s.id: json.loads((Path(out) / s.id / "report.json").read_text()) for s in submissions
-        }
-        for report in reports.values():
-            for reference in report["references"]:
-                said.setdefault(labels[reference["key"]], Counter())[reference["verdict"]] += 1
-        for label, verdicts in sorted(said.items()):
-            print(f"  {label}: " + ", ".join(f"{v} {n:,}" for v, n in verdicts.most_common()))
-        equal = 0
-        for submission in submissions[:sample]:
-            alone = verify_files([submission.path], options)
-            mine = {r["key"]: r["verdict"] for r in reports[submission.id]["references"]}
-            equal += mine == {k: r.verdict.value for k, r in alone.references.items()}
-        print(f"  verdicts equal to single-machine verify: {equal}/{min(sample, len(files))}")
+    first: dict[str, dict[str, str]] = {}
+    plan = [0.0] * runs + ([kill_after] if kill_after > 0 else [])
+    for number, kill in enumerate(plan, 1):
+        with tempfile.TemporaryDirectory() as folder:
+            out = Path(folder)
+            outcome, seconds, told = _screen_once(submissions, options, out, kill)
+            verdicts = _verdicts(out, submissions)
+            kind = f"scheduler killed at {kill:.0f} s" if kill else "uninterrupted"
+            print(
+                f"screen {number}/{len(plan)} ({kind}): {outcome.references:,} references "
+                f"({len(files):,} submissions) on 2 workers against DBLP + arXiv "
+                f"({records:,} works): {seconds / 60:.1f} min, "
+                f"{outcome.references / seconds:,.0f} references/s"
+            )
+            print(f"  {_stalls(out / '.citecheck-logs')}")
+            for line in told:
+                print(f"  told the user: {line}")
+            if first:
+                differ = sum(first[s] != verdicts[s] for s in first)
+                print(f"  submissions whose verdicts differ from run 1: {differ}")
+                continue
+            first = verdicts
+            said: dict[str, Counter[str]] = {}
+            for found in verdicts.values():
+                for key, verdict in found.items():
+                    said.setdefault(labels[key], Counter())[verdict] += 1
+            for label, counts in sorted(said.items()):
+                print(f"  {label}: " + ", ".join(f"{v} {n:,}" for v, n in counts.most_common()))
+            equal = 0
+            for submission in submissions[:sample]:
+                alone = verify_files([submission.path], options)
+                mine = verdicts[submission.id]
+                equal += mine == {k: r.verdict.value for k, r in alone.references.items()}
+            print(f"  verdicts equal to single-machine verify: {equal}/{min(sample, len(files))}")
 
 
 def main() -> None:
@@ -291,11 +320,21 @@ def main() -> None:
     parser.add_argument("--references", type=int, default=200)
     parser.add_argument("--latency", type=float, default=0.08)
     parser.add_argument("--screen", type=int, default=1_000_000, help="references screened")
+    parser.add_argument("--runs", type=int, default=1, help="screens in a row")
+    parser.add_argument(
+        "--kill-scheduler-after",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="then one more screen, its scheduler killed this long after it starts",
+    )
+    parser.add_argument("--only-screen", action="store_true", help="leave out parts 1 and 2")
     args = parser.parse_args()
-    imports(args.records)
-    verification(args.references, args.latency)
+    if not args.only_screen:
+        imports(args.records)
+        verification(args.references, args.latency)
     if args.screen:
-        screening(args.records, args.screen)
+        screening(args.records, args.screen, args.runs, args.kill_scheduler_after)
 
 
 if __name__ == "__main__":

@@ -135,7 +135,7 @@ def screen_venue(
                     raise
                 lost = exc
         saved = ScreenState(settings.out, resume=True)
-        done = f"{len(saved.verdicts())} verdicts and {len(saved.reported())} reports saved"
+        done = f"{len(saved.verdicts()):,} verdicts and {len(saved.reported()):,} reports saved"
         if number == _ATTEMPTS:
             raise CitecheckError(
                 f"lost the Dask scheduler {number} times ({done}): see "
