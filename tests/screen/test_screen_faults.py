@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -196,3 +197,43 @@ def test_an_external_scheduler_survives_a_restarted_worker(
         for process in started:
             process.kill()
             process.wait()
+
+
+def test_the_local_scheduler_has_a_process_of_its_own_with_the_screens_settings() -> None:
+    import dask
+
+    from citecore.screen.cluster import DASK_SETTINGS, cluster_client
+
+    def settings() -> list[str]:
+        return [str(dask.config.get(key)) for key in DASK_SETTINGS]
+
+    with cluster_client("", 2) as client:
+        on_scheduler: Any = client.run_on_scheduler  # Dask's API is only partly annotated
+        assert on_scheduler(os.getpid) != os.getpid()
+        assert on_scheduler(settings) == list(DASK_SETTINGS.values())
+        assert set(map(tuple, client.run(settings).values())) == {tuple(DASK_SETTINGS.values())}
+
+
+_HOLD_A_CLUSTER = """
+import os, sys, time
+from citecore.screen.cluster import cluster_client
+with cluster_client("", 2) as client:
+    pids = [client.run_on_scheduler(os.getpid), *client.run(os.getpid).values()]
+    print(" ".join(map(str, pids)), flush=True)
+    time.sleep(120)
+"""
+
+
+def test_a_killed_citecheck_leaves_no_cluster_behind() -> None:
+    with subprocess.Popen(
+        [sys.executable, "-c", _HOLD_A_CLUSTER], stdout=subprocess.PIPE, text=True
+    ) as holder:
+        assert holder.stdout is not None
+        pids = [int(pid) for pid in holder.stdout.readline().split()]
+        assert len(pids) == 3  # the scheduler and two workers
+        holder.kill()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(psutil.pid_exists(pid) for pid in pids):
+        time.sleep(0.2)
+    alive = [pid for pid in pids if psutil.pid_exists(pid)]
+    assert not alive, f"outlived the run: {alive}"
