@@ -86,7 +86,7 @@ def cluster_client(
 
 @contextmanager
 def _client(address: str) -> Iterator[Client]:
-    from distributed import Client
+    from distributed import Client  # start-up: as above
 
     try:
         # direct_to_workers: results come from the workers, not through the scheduler's loop.

@@ -57,6 +57,7 @@ def streamed(
 def scheduler_lost(client: Client, error: BaseException) -> bool:
     """Whether `error` came of `client` losing its scheduler (every future of the run gone
     with it), rather than of a task or of citecheck itself."""
+    # start-up: Dask only to screen
     from distributed.client import FutureCancelledError
     from distributed.comm.core import CommClosedError
 
