@@ -1,9 +1,12 @@
 """Records to JSON-ready data and back (the cache's format): every record the cache stores
-survives the round trip through JSON; data that does not fit its type is refused."""
+survives the round trip through JSON; data that does not fit its type is refused. Records
+also survive pickling and copying."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from typing import Any
 
 import pytest
@@ -19,6 +22,7 @@ from citecore.model import (
     Finding,
     FindingKind,
     GroundingStatus,
+    Outage,
     Reference,
     ReferenceResult,
     ReferenceVerdict,
@@ -98,3 +102,17 @@ def test_optionals_and_nested_records() -> None:
     assert record_from_data(CitationResult, _through_json(grounded)).page == 2
     finding = Finding(FindingKind.UNDEFINED, Severity.ERROR, "m", "k", SourceLocation("f", 1))
     assert record_from_data(Finding, _through_json(finding)) == finding
+
+
+PICKLED = (SourceLocation, Reference, ReferenceResult, CitationResult, Citation, Finding, Outage)
+
+
+@pytest.mark.parametrize("kind", PICKLED, ids=lambda k: k.__name__)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_records_pickle_and_copy_to_equal_records(kind: type, data: st.DataObject) -> None:
+    """Pickled as the tuple of their fields (a screen's tasks carry them to the workers)."""
+    value = data.draw(st.from_type(kind))
+    assert pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)) == value
+    assert copy.copy(value) == value
+    assert copy.deepcopy(value) == value

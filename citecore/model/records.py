@@ -3,7 +3,9 @@ receives records and returns new ones, it never mutates what it was given."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any
 
 from citecore.model.vocabulary import (
     CitationContext,
@@ -304,3 +306,28 @@ class CheckResult:
     def grounding_of(self, citation: Citation) -> CitationResult | None:
         """The grounding verdict of `citation`, None when it was not grounded."""
         return self.grounding.get(citation.ident)
+
+
+def _pickled_by_fields(record: type) -> None:
+    """Pickle `record` as the tuple of its fields' values. A slotted dataclass's own state
+    methods look its fields up again for every object: a screen pickles a million references
+    and verdicts on their way to and from the workers (#64), 1.4–1.7× faster so."""
+    names = tuple(f.name for f in fields(record))
+    values = attrgetter(*names) if len(names) > 1 else (lambda o: (getattr(o, names[0]),))
+
+    def state(self: object) -> tuple[Any, ...]:
+        return tuple(values(self))
+
+    def set_state(self: object, state: tuple[Any, ...]) -> None:
+        for name, value in zip(names, state, strict=True):
+            object.__setattr__(self, name, value)
+
+    # set after @dataclass, which writes its own
+    setattr(record, "__getstate__", state)  # noqa: B010 - mypy refuses assigning a method
+    setattr(record, "__setstate__", set_state)  # noqa: B010
+
+
+for _record in (SourceLocation, CitationId, Citation, Person, Reference, UnparsedEntry,
+                Bibliography, FieldMismatch, Match, ReferenceResult, CitationResult,
+                SourceRecord, Finding, Outage, CheckResult):  # fmt: skip
+    _pickled_by_fields(_record)

@@ -31,6 +31,7 @@ from citecore.model import Outage, Reference, ReferenceResult
 from citecore.options import Options
 from citecore.screen.cluster import cluster_client
 from citecore.screen.gate import ClusterRate, RateBookPlugin
+from citecore.screen.packed import call_packed, pack
 from citecore.screen.state import ScreenState, submission_stamp
 from citecore.screen.streams import scheduler_lost, streamed
 from citecore.screen.submissions import Submission
@@ -234,7 +235,7 @@ def _verify(
         # One task per batch, its works in its own graph: a venue's references in one graph
         # would be hundreds of MB, and scattered data would die with its worker.
         return lambda: client.submit(
-            verify_works, batch, options, rate, retries=_RETRIES, pure=False
+            call_packed, verify_works, pack(batch, options, rate), retries=_RETRIES, pure=False
         )
 
     outage: Outage | None = None
@@ -266,13 +267,13 @@ def _report(
 
     def report(index: int) -> Callable[[], Future[Any]]:
         group, keys_of = cited.groups[index], cited.keys[starts[index] : starts[index + 1]]
+        found = [{c: verdicts[c] for c in keys if c in verdicts} for keys in keys_of]
+        names = [f"{submission.id}/REVIEW-CITES.md" for submission in group]
         return lambda: client.submit(
+            call_packed,
             report_submissions,
-            cited.readings[index],
-            [{c: verdicts[c] for c in keys if c in verdicts} for keys in keys_of],
-            outage,
-            options,
-            [f"{submission.id}/REVIEW-CITES.md" for submission in group],
+            pack(found, outage, options, names),
+            cited.readings[index],  # a future: Dask passes its reading
             retries=_RETRIES,
             pure=False,
         )
