@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -158,6 +159,54 @@ def test_a_stalled_client_loop_loses_no_verdict(
     assert _outcome(out) == _outcome(clean)
 
 
+class _ExternalCluster:
+    """A `dask scheduler` on a port of its own and `dask worker`s without nannies, started as
+    an operator would start them, in the run's environment; every process killed on leaving."""
+
+    def __init__(self, environment: dict[str, str]) -> None:
+        self.environment = environment
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.started: list[subprocess.Popen[bytes]] = []
+
+    def _start(self, *arguments: str) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", *arguments],
+            env=self.environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.started.append(process)
+        return process
+
+    def scheduler(self) -> subprocess.Popen[bytes]:
+        """A scheduler listening at `address` (once it answers)."""
+        process = self._start("distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                              "--port", str(self.port), "--no-dashboard")  # fmt: skip
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return process
+            time.sleep(0.1)
+        raise AssertionError("the scheduler did not start")
+
+    def worker(self) -> subprocess.Popen[bytes]:
+        """A single-threaded worker of the scheduler at `address`."""
+        return self._start("distributed.cli.dask_worker", self.address, "--no-nanny",
+                           "--nthreads", "1", "--no-dashboard")  # fmt: skip
+
+    def __enter__(self) -> _ExternalCluster:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        for process in self.started:
+            process.kill()
+            process.wait()
+
+
 def test_an_external_scheduler_survives_a_restarted_worker(
     world: RegistryEmulator, tmp_path: Path
 ) -> None:
@@ -165,50 +214,55 @@ def test_an_external_scheduler_survives_a_restarted_worker(
     clean = _clean_run(world, submissions, tmp_path)
     asked = len(world.log)
     environment = run_environment(world, tmp_path / "c1")
-    address_file = tmp_path / "scheduler.json"
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(*arguments: str) -> subprocess.Popen[bytes]:
-        process = subprocess.Popen(
-            [sys.executable, "-m", *arguments],
-            env=environment,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        started.append(process)
-        return process
-
-    def worker() -> subprocess.Popen[bytes]:
-        return start("distributed.cli.dask_worker", "--scheduler-file", str(address_file),
-                     "--no-nanny", "--nthreads", "1", "--no-dashboard")  # fmt: skip
-
-    try:
-        start("distributed.cli.dask_scheduler", "--port", "0", "--no-dashboard",
-              "--scheduler-file", str(address_file))  # fmt: skip
-        for _ in range(100):
-            if address_file.exists():
-                break
-            time.sleep(0.1)
-        first, _ = worker(), worker()
-        address = json.loads(address_file.read_text(encoding="utf-8"))["address"]
+    with _ExternalCluster(environment) as cluster:
+        cluster.scheduler()
+        first, _ = cluster.worker(), cluster.worker()
 
         def restart_a_worker() -> None:
             os.kill(first.pid, signal.SIGKILL)
-            worker()
+            cluster.worker()
 
         restarted = _once_midway(world, asked // 2, restart_a_worker)
         out = tmp_path / "out"
         run = citecheck_run(
-            ["screen", str(submissions), "-o", str(out), "--scheduler", address], environment
+            ["screen", str(submissions), "-o", str(out), "--scheduler", cluster.address],
+            environment,
         )
-        assert restarted
-        assert run.returncode == 0, run.stderr
-        assert "Traceback" not in run.stderr
-        assert _outcome(out) == _outcome(clean)
-    finally:
-        for process in started:
-            process.kill()
-            process.wait()
+    assert restarted
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert _outcome(out) == _outcome(clean)
+
+
+def test_a_run_reconnects_to_an_external_scheduler_started_again(
+    world: RegistryEmulator, tmp_path: Path
+) -> None:
+    """The operator's scheduler killed mid-run (its workers close with it) and started again at
+    its address, with new workers: the run reconnects and resumes."""
+    submissions = write_venue(tmp_path, papers=5, per_paper=15, seed=13)
+    clean = _clean_run(world, submissions, tmp_path)
+    asked = len(world.log)
+    environment = run_environment(world, tmp_path / "c1")
+    with _ExternalCluster(environment) as cluster:
+        first = cluster.scheduler()
+        cluster.worker(), cluster.worker()
+
+        def restart_the_cluster() -> None:
+            os.kill(first.pid, signal.SIGKILL)
+            threading.Thread(target=lambda: (cluster.scheduler(), cluster.worker())).start()
+
+        restarted = _once_midway(world, asked // 2, restart_the_cluster)
+        out = tmp_path / "out"
+        run = citecheck_run(
+            ["screen", str(submissions), "-o", str(out), "--scheduler", cluster.address],
+            environment,
+        )
+    assert restarted
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    told = [line for line in run.stderr.splitlines() if "lost the Dask scheduler" in line]
+    assert len(told) == 1 and f"reconnecting to {cluster.address}" in told[0], run.stderr
+    assert _outcome(out) == _outcome(clean)
 
 
 def test_the_local_scheduler_has_a_process_of_its_own_with_the_screens_settings() -> None:
