@@ -237,12 +237,13 @@ def _screen_once(
     submissions: list[Any], options: Any, out: Path, kill_after: float
 ) -> tuple[Any, float, list[str]]:
     """One screen into `out` (the scheduler killed `kill_after` seconds in, when above 0):
-    its outcome, its seconds and the lines it told the user about lost schedulers."""
+    its outcome, its seconds and the lines it told the user about lost schedulers, then the
+    CPU time of this (the client's) process."""
     from citecore.screen.run import ScreenSettings, screen_venue
 
     told: list[str] = []
     killer = _killer(kill_after) if kill_after > 0 else None
-    started = time.perf_counter()
+    started, client = time.perf_counter(), time.process_time()
     if killer:
         killer.start()
     try:
@@ -253,7 +254,9 @@ def _screen_once(
     finally:
         if killer:
             killer.cancel()
-    return outcome, time.perf_counter() - started, told
+    seconds, client = time.perf_counter() - started, time.process_time() - client
+    told.append(f"the client's own CPU: {client:.0f} s ({client / seconds:.0%} of a core)")
+    return outcome, seconds, told
 
 
 def _verdicts(out: Path, submissions: list[Any]) -> dict[str, dict[str, str]]:
@@ -292,8 +295,9 @@ def screening(
                 f"{outcome.references / seconds:,.0f} references/s"
             )
             print(f"  {_stalls(out / '.citecheck-logs')}")
-            for line in told:
+            for line in told[:-1]:
                 print(f"  told the user: {line}")
+            print(f"  {told[-1]}")
             if first:
                 differ = sum(first[s] != verdicts[s] for s in first)
                 print(f"  submissions whose verdicts differ from run 1: {differ}")

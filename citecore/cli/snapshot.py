@@ -136,7 +136,8 @@ def _build_shards(args: argparse.Namespace) -> SnapshotBuild:
     if args.output.is_file():
         raise CitecheckError(f"{args.output}: a snapshot file; a sharded snapshot is a folder")
     scheduler, workers = cluster_place(args)
-    with cluster_client(scheduler, workers) as client:
+    # Dask's, the scheduler's and the workers' logs beside the shards (the manifest names them)
+    with cluster_client(scheduler, workers, args.output / ".citecheck-logs") as client:
         return build_sharded_snapshot(
             args.dumps, args.output, args.shards, args.complete, client, args.max_skipped, args.dtd
         )

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import IO, TYPE_CHECKING
@@ -71,8 +71,9 @@ def cluster_client(
     is given, else nowhere: what the user reads is the run's progress and its errors."""
     import dask  # start-up: Dask (~0.5 s) only to screen
 
-    with dask.config.set(DASK_SETTINGS), TemporaryDirectory(prefix="citecheck-dask-") as scratch:
-        folder = logs or Path(scratch)
+    with dask.config.set(DASK_SETTINGS), ExitStack() as stack:
+        # A folder of its own only when none is given: a killed run cannot remove it.
+        folder = logs or Path(stack.enter_context(TemporaryDirectory(prefix="citecheck-dask-")))
         folder.mkdir(parents=True, exist_ok=True)
         with _dask_logs_to(folder / "dask.log" if logs else None):
             if scheduler:

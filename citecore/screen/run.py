@@ -63,9 +63,12 @@ class ScreenSettings:
 
     out: Path
     resume: bool = False
-    # Measured on 100,000 references on 2 workers: 40 works a task 1,144 references/s, 100 works
-    # 1,291/s (each task opens the snapshots and the registry client once).
-    works_per_task: int = 100
+    # Measured on 100,000 references on 2 workers, side by side (`bench/dblp_snapshot.py
+    # --only-screen --screen 100000`): 100 works a task 886 and 932 references/s, 250 works
+    # 1,086–1,168/s, 1,000 works 1,181 and 1,257/s. A task's own cost (its Dask round trip, its
+    # verifier's event loop, its result sent and saved) is then spread over more references; a
+    # killed run judges again at most the batches in flight, seconds of work.
+    works_per_task: int = 1000
     submissions_per_task: int = 10
 
 

@@ -284,17 +284,24 @@ def test_the_local_scheduler_has_a_process_of_its_own_with_the_screens_settings(
 
 _HOLD_A_CLUSTER = """
 import os, sys, time
+from pathlib import Path
 from citecore.screen.cluster import cluster_client
-with cluster_client("", 2) as client:
+with cluster_client("", 2, Path(sys.argv[1])) as client:
     pids = [client.run_on_scheduler(os.getpid), *client.run(os.getpid).values()]
     print(" ".join(map(str, pids)), flush=True)
     time.sleep(120)
 """
 
 
-def test_a_killed_citecheck_leaves_no_cluster_behind() -> None:
+def test_a_killed_citecheck_leaves_no_cluster_behind(tmp_path: Path) -> None:
+    # as the CLI runs it: with a logs folder, and its own temporary folder to look into after
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
     with subprocess.Popen(
-        [sys.executable, "-c", _HOLD_A_CLUSTER], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", _HOLD_A_CLUSTER, str(tmp_path / "logs")],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(scratch)},
     ) as holder:
         assert holder.stdout is not None
         pids = [int(pid) for pid in holder.stdout.readline().split()]
@@ -305,3 +312,4 @@ def test_a_killed_citecheck_leaves_no_cluster_behind() -> None:
         time.sleep(0.2)
     alive = [pid for pid in pids if psutil.pid_exists(pid)]
     assert not alive, f"outlived the run: {alive}"
+    assert not list(scratch.glob("citecheck-dask-*")), "a folder outlived the run"
