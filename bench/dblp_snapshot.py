@@ -235,10 +235,10 @@ def _killer(after: float) -> threading.Timer:
 
 def _screen_once(
     submissions: list[Any], options: Any, out: Path, kill_after: float
-) -> tuple[Any, float, list[str]]:
+) -> tuple[Any, float, float, list[str]]:
     """One screen into `out` (the scheduler killed `kill_after` seconds in, when above 0):
-    its outcome, its seconds and the lines it told the user about lost schedulers, then the
-    CPU time of this (the client's) process."""
+    its outcome, its seconds, the CPU seconds of this (the client's) process and the lines it
+    told the user about lost schedulers."""
     from citecore.screen.run import ScreenSettings, screen_venue
 
     told: list[str] = []
@@ -254,9 +254,7 @@ def _screen_once(
     finally:
         if killer:
             killer.cancel()
-    seconds, client = time.perf_counter() - started, time.process_time() - client
-    told.append(f"the client's own CPU: {client:.0f} s ({client / seconds:.0%} of a core)")
-    return outcome, seconds, told
+    return outcome, time.perf_counter() - started, time.process_time() - client, told
 
 
 def _verdicts(out: Path, submissions: list[Any]) -> dict[str, dict[str, str]]:
@@ -285,7 +283,7 @@ def screening(
     for number, kill in enumerate(plan, 1):
         with tempfile.TemporaryDirectory() as folder:
             out = Path(folder)
-            outcome, seconds, told = _screen_once(submissions, options, out, kill)
+            outcome, seconds, client, told = _screen_once(submissions, options, out, kill)
             verdicts = _verdicts(out, submissions)
             kind = f"scheduler killed at {kill:.0f} s" if kill else "uninterrupted"
             print(
@@ -295,9 +293,9 @@ def screening(
                 f"{outcome.references / seconds:,.0f} references/s"
             )
             print(f"  {_stalls(out / '.citecheck-logs')}")
-            for line in told[:-1]:
+            print(f"  the client's own CPU: {client:.0f} s ({client / seconds:.0%} of a core)")
+            for line in told:
                 print(f"  told the user: {line}")
-            print(f"  {told[-1]}")
             if first:
                 differ = sum(first[s] != verdicts[s] for s in first)
                 print(f"  submissions whose verdicts differ from run 1: {differ}")
