@@ -94,11 +94,16 @@ def citation_findings(
 
 
 def _duplicate_key_findings(bibliography: Bibliography) -> Iterator[Finding]:
+    # The first definition may be one that could not be read (BibTeX still takes it and drops
+    # the later one): name where it is all the same.
+    firsts = {u.key: u.location for u in reversed(bibliography.unparsed) if u.key}
+    firsts.update((key, r.location) for key, r in bibliography.references.items())
     for duplicate in bibliography.duplicates:
-        first = bibliography.references[duplicate.key].location
+        first = firsts.get(duplicate.key)
+        where = f"first defined at {first}" if first else "defined before"
         yield finding(
             FindingKind.DUPLICATE_KEY,
-            f"key defined again (first defined at {first}); only the first definition is used",
+            f"key defined again ({where}); only the first definition is used",
             duplicate.key,
             duplicate.location,
         )

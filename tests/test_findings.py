@@ -100,6 +100,23 @@ def test_duplicate_keys_and_likely_duplicates() -> None:
     assert "first defined at refs.bib:1" in found[0].message
 
 
+def test_a_key_defined_again_after_a_definition_that_could_not_be_read() -> None:
+    # Found by fuzzing a real bibliography: the first definition had a broken field, so the key
+    # was in no entry read, and naming where it was first defined raised KeyError.
+    found = reference_findings(
+        bibliography(
+            "@misc{a,\n  title = {First},\n  doi\ufeff = {10.5281/zenodo.53155}016,\n}\n"
+            "@misc{a, title = {Again}}\n"
+        ),
+        TODAY,
+    )
+    summary = [(f.kind, f.key, f.location.line if f.location else None) for f in found]
+    assert (FindingKind.UNPARSED, "a", 1) in summary
+    assert (FindingKind.DUPLICATE_KEY, "a", 5) in summary
+    duplicate = next(f for f in found if f.kind is FindingKind.DUPLICATE_KEY)
+    assert "first defined at refs.bib:1" in duplicate.message
+
+
 def _citation(key: str, line: int) -> Citation:
     return Citation(
         key,
