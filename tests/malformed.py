@@ -128,9 +128,20 @@ BAD_TEX: dict[str, dict[str, bytes | str | None]] = {
 }
 
 
+# Opens, and fails only when its page is loaded: MuPDF's own error, not a RuntimeError.
+PAGE_TREE_CYCLE = (
+    b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
+    b"2 0 obj << /Type /Pages /Kids [2 0 R] /Count 1 >> endobj\n"
+    b"trailer << /Root 1 0 R >>\n%%EOF\n"
+)
+
+
 def _pdf(kind: str) -> bytes:
     """A PDF broken one way, made with pymupdf."""
     import pymupdf
+
+    if kind == "page_tree_cycle":
+        return PAGE_TREE_CYCLE
 
     with pymupdf.open() as document:
         page = document.new_page()
@@ -146,7 +157,7 @@ def _pdf(kind: str) -> bytes:
     return whole[: len(whole) // 2] if kind == "truncated" else b"%PDF-1.7\n" + b"\x00" * 999
 
 
-PDF_KINDS = ("scan", "encrypted", "truncated", "garbage")
+PDF_KINDS = ("scan", "encrypted", "truncated", "garbage", "page_tree_cycle")
 
 # Project options and CSL bibliographies: the TOML, JSON and YAML readers.
 BAD_PROJECTS: dict[str, dict[str, bytes | str | None]] = {
@@ -199,3 +210,4 @@ def cases() -> Iterator[Case]:
             "sources/good2020.pdf": _pdf(kind),
         }
         yield Case(f"pdf_{kind}", sources, "ground")
+        yield Case(f"pdf_list_{kind}", {"paper.pdf": _pdf(kind)}, "verify paper.pdf")

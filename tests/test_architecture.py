@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "citecore.cache",
         "citecore.options.*",
         "citecore.files",
+        "citecore.pdf_errors",
         "citecore.logs",
         "citecore.lazy",
         "citecore.http_clients",

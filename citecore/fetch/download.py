@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from citecore.fetch.jats import NotFullTextError, jats_to_markdown
 from citecore.http_clients import ClientShape, LazyClient
+from citecore.pdf_errors import pdf_read_errors
 from citecore.registries.limits import Limiter
 from citecore.registries.registry import SourcePolicy
 from citecore.registries.settings import ClientSettings
@@ -80,7 +81,10 @@ def check_pdf(data: bytes) -> str:
                 return "an encrypted PDF"
             if document.page_count < 1:
                 return "a PDF without pages"
-    except (RuntimeError, ValueError) as exc:  # pymupdf's FileDataError is a RuntimeError
+            # A broken page tree opens and fails only when a page is loaded.
+            for number in range(document.page_count):
+                document.load_page(number)
+    except pdf_read_errors() as exc:
         return f"an unreadable PDF ({exc})"
     return ""
 

@@ -13,6 +13,7 @@ from citecore.model import Source
 from citecore.registries.settings import ClientSettings, rate_variables
 from tests.emulator import RegistryEmulator, Reply
 from tests.fetch.made import jats_of, pdf_of
+from tests.malformed import PAGE_TREE_CYCLE
 
 PDF = pdf_of("The heat pump cut the building's gas use by a third over two winters.")
 
@@ -75,8 +76,9 @@ def test_full_text_xml_becomes_sections_and_paragraphs(emulator: RegistryEmulato
         (Reply(raw=b"%PDF-1.7\n" + b"0" * 4096 + b"\n%%EOF\n"), "an unreadable PDF"),
         (Reply(raw=b"PK\x03\x04 a zip file"), "not a PDF"),
         (Reply(503, "busy"), "HTTP 503"),
+        (Reply(raw=PAGE_TREE_CYCLE), "an unreadable PDF (code=7: cycle in page tree)"),
     ],
-    ids=["landing page", "403", "truncated", "garbage pdf", "zip", "503"],
+    ids=["landing page", "403", "truncated", "garbage pdf", "zip", "503", "page tree cycle"],
 )  # fmt: skip
 def test_what_is_not_a_whole_pdf_is_refused(
     emulator: RegistryEmulator, reply: Reply, reason: str

@@ -20,6 +20,7 @@ from typing import Any
 
 from citecore.bib.reflist.pdf_columns import Span, page_columns, rows
 from citecore.errors import InputError
+from citecore.pdf_errors import pdf_read_errors
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +272,6 @@ def pdf_lines(path: Path) -> list[PdfLine]:
                 page_dict = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)
                 sizes[number] = (page.rect.width, page.rect.height)
                 lines += _page_lines(page_dict, number)
-    except (RuntimeError, ValueError) as exc:  # pymupdf's FileDataError is a RuntimeError
+    except pdf_read_errors() as exc:
         raise InputError(f"{path}: cannot read this PDF: {exc}") from exc
     return without_page_furniture(lines, sizes)
