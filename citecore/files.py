@@ -26,3 +26,22 @@ def write_atomically(path: Path, text: str | bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def is_file(path: Path) -> bool:
+    """Whether `path` is a regular file. A name read from a document or its metadata is data:
+    one no file can have (too long, a NUL byte) or one that cannot be looked at is no file,
+    never an exception."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def expand_user(name: str) -> Path:
+    """`name` with a leading `~` or `~user` expanded as a shell would, and left as written when
+    there is no such user (Python raises for that)."""
+    try:
+        return Path(name).expanduser()
+    except RuntimeError:
+        return Path(name)

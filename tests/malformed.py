@@ -72,6 +72,7 @@ BAD_BIBS: dict[str, bytes | str] = {
     "year_huge": GOOD_ENTRY + "@misc{bad, year = {99999999999999999999}, month = {13}}\n",
     "date_garbage": GOOD_ENTRY + "@misc{bad, date = {2020-99-99/--}, month = {{}}}\n",
     "file_field_garbage": GOOD_ENTRY + "@misc{bad, file = {:::;;;\\\\::}}\n",
+    "file_field_no_such_user": GOOD_ENTRY + "@misc{bad, file = {~nosuchuser/" + "x" * 300 + "}}\n",
 }
 
 BAD_DOCS: dict[str, bytes | str] = {
@@ -88,6 +89,9 @@ BAD_DOCS: dict[str, bytes | str] = {
     "doc_empty": "",
     "doc_many_cites": "---\nbibliography: refs.bib\n---\n\n" + "[@good2020] " * 5000 + "\n",
     "doc_weird_keys": HEAD + "[@{a b}] [@{}] [@-] @@x [-@] [@\u202e]\n",
+    # Names no file can have: longer than the file system allows, the home of no such user.
+    "bibliography_name_too_long": DOC.replace("refs.bib", "refs" * 100 + ".bib"),
+    "bibliography_of_no_such_user": DOC.replace("refs.bib", "~nosuchuser/refs.bib"),
 }
 
 BAD_TEX: dict[str, dict[str, bytes | str | None]] = {
@@ -118,6 +122,13 @@ BAD_TEX: dict[str, dict[str, bytes | str | None]] = {
     "tex_huge_line": {"main.tex": TEX.replace("We cite", "x" * 5_000_000 + " We cite")},
     "tex_verbatim_unclosed": {"main.tex": TEX.replace("We cite", "\\begin{verbatim} We cite")},
     "tex_math_unclosed": {"main.tex": TEX.replace("We cite", "$x^{ We cite")},
+    "input_name_too_long": {
+        "main.tex": TEX.replace("We cite", "\\input{" + "x" * 300 + "} We cite")
+    },
+    "package_name_too_long": {
+        "main.tex": TEX.replace("\\begin", "\\usepackage{" + "y" * 300 + "}\\begin")
+    },
+    "bibliography_too_long": {"main.tex": TEX.replace("{refs}", "{" + "refs" * 100 + "}")},
     "tex_empty": {"main.tex": ""},
     "aux_garbage": {
         "main.tex": TEX,
@@ -211,3 +222,14 @@ def cases() -> Iterator[Case]:
         }
         yield Case(f"pdf_{kind}", sources, "ground")
         yield Case(f"pdf_list_{kind}", {"paper.pdf": _pdf(kind)}, "verify paper.pdf")
+    long_key = "k" * 300  # its source's file name would be longer than a file system allows
+    yield Case(
+        "ground_names_no_file_can_have",
+        {
+            "refs.bib": BAD_BIBS["file_field_no_such_user"]
+            + f"@misc{{{long_key}, title = {{T}}}}\n",
+            "doc.md": HEAD + f"We cite [@good2020], [@bad] and [@{long_key}].\n",
+            "sources/good2020.txt": "A good entry that says what the claim says.",
+        },
+        "ground",
+    )

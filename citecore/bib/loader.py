@@ -15,6 +15,7 @@ from typing import Any
 from citecore.bib.parsed import PARSER_VERSION, BibtexFile
 from citecore.cache import Cache, content_key
 from citecore.errors import BibliographyNotFoundError, InputError
+from citecore.files import expand_user, is_file
 from citecore.model import Bibliography, Reference, UnparsedEntry
 from citecore.serialize import record_from_data, to_data
 
@@ -30,10 +31,10 @@ def resolve_bibliography(
 ) -> Path:
     """The file a bibliography name refers to: as given, else under each search folder in turn.
     A name that is nowhere is an error naming the file that asked for it (`named_by`)."""
-    given = Path(name).expanduser()
+    given = expand_user(name)
     candidates = [given] if given.is_absolute() else [given, *(d / given for d in search_dirs)]
     for candidate in candidates:
-        if candidate.is_file():
+        if is_file(candidate):
             return candidate
     looked = ", ".join(str(c) for c in dict.fromkeys(candidates))
     where = f"{named_by}: " if named_by else ""

@@ -8,6 +8,8 @@ import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+from citecore.files import is_file
+
 _CITATION = re.compile(r"\\citation\{([^}]*)\}")
 _INPUT = re.compile(r"\\@input\{([^}]*)\}")
 _BCF = "{https://sourceforge.net/projects/biblatex}"
@@ -34,7 +36,7 @@ def aux_keys(path: Path) -> set[str]:
     pending = [path]
     while pending:
         current = pending.pop()
-        if current in seen or not current.is_file():
+        if current in seen or not is_file(current):
             continue
         seen.add(current)
         text = current.read_text(encoding="utf-8", errors="replace")

@@ -40,6 +40,7 @@ from citecore.extract.latex_macros import (
 )
 from citecore.extract.latex_syntax import balanced_group, mask_ignored, mask_unread
 from citecore.extract.signals import locator_of, signal_of
+from citecore.files import is_file
 from citecore.model import (
     Citation,
     CitationContext,
@@ -206,7 +207,7 @@ class _Reader:
                 if name:
                     bib = name if name.endswith(".bib") else f"{name}.bib"
                     candidate = path.parent / bib
-                    found.append(candidate if candidate.exists() else self.root / bib)
+                    found.append(candidate if is_file(candidate) else self.root / bib)
         return found
 
     @staticmethod

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from citecore.extract.latex_conditionals import Conditionals
 from citecore.extract.latex_syntax import balanced_group
+from citecore.files import is_file
 
 INCLUDES = re.compile(r"\\(input|include|subfile|import|subimport|includefrom|subincludefrom)\b")
 LOCAL_PACKAGE = re.compile(
@@ -58,7 +59,7 @@ def expand_macro(text: str, argument: str, before: int) -> str:
 def resolve_tex(name: str, folders: list[Path]) -> Path | None:
     for folder in folders:
         for candidate in (folder / name, folder / f"{name}.tex"):
-            if candidate.is_file():
+            if is_file(candidate):
                 return candidate
     return None
 
@@ -77,7 +78,7 @@ def loaded_files(
     if match.re is LOCAL_PACKAGE:
         suffix = ".cls" if match.group(1) in ("documentclass", "LoadClass") else ".sty"
         local = [root / f"{name.strip()}{suffix}" for name in match.group(2).split(",")]
-        return [path for path in local if path.stem and path.is_file()]
+        return [path for path in local if path.stem and is_file(path)]
     target = include_target(text, match)
     if target is None:
         return []

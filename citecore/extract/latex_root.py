@@ -13,6 +13,7 @@ from pathlib import Path
 
 from citecore.errors import CitecheckError
 from citecore.extract.latex import extract_latex
+from citecore.files import is_file
 
 _MAGIC_ROOT = re.compile(r"^\s*%\s*!\s*TEX\s+root\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _DOCUMENTCLASS = re.compile(r"^[^%\n]*\\documentclass\b", re.MULTILINE)
@@ -52,7 +53,7 @@ def _latexmkrc_mains(path: Path, workspace: Path) -> list[Path]:
                 match = _DEFAULT_FILES.search(rc.read_text(encoding="utf-8", errors="replace"))
                 if match:
                     names = re.findall(r"['\"]([^'\"]+)['\"]", match.group(1))
-                    return [(folder / n).resolve() for n in names if (folder / n).is_file()]
+                    return [(folder / n).resolve() for n in names if is_file(folder / n)]
         if folder == workspace:
             break
     return []

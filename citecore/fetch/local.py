@@ -16,6 +16,7 @@ from pathlib import Path
 
 from citecore.fetch.manifest import read_manifest
 from citecore.fetch.records import Origin
+from citecore.files import expand_user, is_file
 from citecore.model import Reference, SourceRecord
 
 READABLE_SUFFIXES = (".pdf", ".md", ".txt")
@@ -57,16 +58,16 @@ def source_files(
     found: list[Path] = []
     for value in reference.files:
         for name in file_field_paths(value):
-            given = Path(name).expanduser()
+            given = expand_user(name)
             candidates = [given] if given.is_absolute() else [d / given for d in bibliography_dirs]
-            found.extend(c for c in candidates if c.is_file())
+            found.extend(c for c in candidates if is_file(c))
     if sources_dir is not None:
         safe = stored_name(reference.key)
         found.extend(
             sources_dir / f"{stem}{suffix}"
             for stem in dict.fromkeys((reference.key, safe))
             for suffix in READABLE_SUFFIXES
-            if (sources_dir / f"{stem}{suffix}").is_file()
+            if is_file(sources_dir / f"{stem}{suffix}")
         )
     # A text written out beside a PDF (an OCR of a scan, say) is read with it.
     found = [

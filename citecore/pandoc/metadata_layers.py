@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from citecore.files import is_file
+
 # pandoc's citation key after `@` (its `citeKey` rule, without the braced form's freedom).
 _NOCITE_KEY = re.compile(r"(?<!\w)@(\*|\{[^}]*\}|[\w][\w:.#$%&\-+?<>~/]*[\w])|@(\w)")
 
@@ -152,7 +154,7 @@ class LayerReader:
 
 
 def first_file(folder: Path, names: Iterable[str]) -> Path | None:
-    return next((folder / n for n in names if (folder / n).is_file()), None)
+    return next((folder / n for n in names if is_file(folder / n)), None)
 
 
 def _named(layer: MetadataLayer, names: Iterable[str], document: Path) -> list[NamedFile]:
@@ -160,7 +162,7 @@ def _named(layer: MetadataLayer, names: Iterable[str], document: Path) -> list[N
     `toInputRelativePaths`), else as the document's."""
     found = []
     for name in names:
-        beside = (layer.folder / name).is_file() and not Path(name).is_absolute()
+        beside = is_file(layer.folder / name) and not Path(name).is_absolute()
         folder = layer.folder if beside else document.absolute().parent
         found.append(NamedFile(name, folder, layer.origin))
     return found

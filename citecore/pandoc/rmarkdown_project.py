@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from citecore.files import is_file
 from citecore.pandoc.front_matter import FRONT_MATTER
 from citecore.pandoc.metadata_layers import (
     BibliographyRule,
@@ -46,7 +47,7 @@ def _book_order(folder: Path, config: Mapping[str, Any]) -> list[Path]:
     if isinstance(files, dict):
         files = next(iter(files.values()), None)
     if isinstance(files, list) and files:
-        return [folder / str(f) for f in files if (folder / str(f)).is_file()]
+        return [folder / str(f) for f in files if is_file(folder / str(f))]
     found = sorted(
         p.relative_to(folder)
         for root in _book_folders(folder, config.get("rmd_subdir"))
