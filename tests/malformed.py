@@ -43,6 +43,9 @@ class Case:
         return root
 
 
+# A file field naming a home of no such user, and a name longer than a file system allows.
+NO_SUCH_USER_FILE = GOOD_ENTRY + "@misc{bad, file = {~nosuchuser/" + "x" * 300 + "}}\n"
+
 BAD_BIBS: dict[str, bytes | str] = {
     "truncated_entry": GOOD_ENTRY + "@article{bad, title = {Cut off in the mid",
     "truncated_after_key": GOOD_ENTRY + "@article{bad,",
@@ -72,7 +75,7 @@ BAD_BIBS: dict[str, bytes | str] = {
     "year_huge": GOOD_ENTRY + "@misc{bad, year = {99999999999999999999}, month = {13}}\n",
     "date_garbage": GOOD_ENTRY + "@misc{bad, date = {2020-99-99/--}, month = {{}}}\n",
     "file_field_garbage": GOOD_ENTRY + "@misc{bad, file = {:::;;;\\\\::}}\n",
-    "file_field_no_such_user": GOOD_ENTRY + "@misc{bad, file = {~nosuchuser/" + "x" * 300 + "}}\n",
+    "file_field_no_such_user": NO_SUCH_USER_FILE,
 }
 
 BAD_DOCS: dict[str, bytes | str] = {
@@ -226,8 +229,7 @@ def cases() -> Iterator[Case]:
     yield Case(
         "ground_names_no_file_can_have",
         {
-            "refs.bib": BAD_BIBS["file_field_no_such_user"]
-            + f"@misc{{{long_key}, title = {{T}}}}\n",
+            "refs.bib": NO_SUCH_USER_FILE + f"@misc{{{long_key}, title = {{T}}}}\n",
             "doc.md": HEAD + f"We cite [@good2020], [@bad] and [@{long_key}].\n",
             "sources/good2020.txt": "A good entry that says what the claim says.",
         },
