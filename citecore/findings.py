@@ -93,13 +93,16 @@ def citation_findings(
     return findings
 
 
+def _first_definition(bibliography: Bibliography, key: str) -> SourceLocation | None:
+    if key in bibliography.references:
+        return bibliography.references[key].location
+    # A first definition that could not be read: BibTeX still takes it and drops the later one.
+    return next((u.location for u in bibliography.unparsed if u.key == key), None)
+
+
 def _duplicate_key_findings(bibliography: Bibliography) -> Iterator[Finding]:
-    # The first definition may be one that could not be read (BibTeX still takes it and drops
-    # the later one): name where it is all the same.
-    firsts = {u.key: u.location for u in reversed(bibliography.unparsed) if u.key}
-    firsts.update((key, r.location) for key, r in bibliography.references.items())
     for duplicate in bibliography.duplicates:
-        first = firsts.get(duplicate.key)
+        first = _first_definition(bibliography, duplicate.key)
         where = f"first defined at {first}" if first else "defined before"
         yield finding(
             FindingKind.DUPLICATE_KEY,
